@@ -1,0 +1,74 @@
+#pragma once
+// Seeding and random draws. Every draw of embpriv comes from a generator seeded from
+// (run seed, grid point, purpose) (GUIDE.md, sec. 3); inside a batch each row has its own
+// generator, seeded from (stream seed, global row index), so a row's output depends neither on
+// the batch or chunk it was processed in nor on the thread count.
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+
+namespace embpriv {
+
+// SplitMix64 finaliser (Steele, Lea, Flood 2014): a bijective 64-bit mixer.
+constexpr std::uint64_t splitmix64(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// The seed of one purpose ("mechanism", "inputs", ...) at one grid point of one run.
+std::uint64_t derive_seed(std::uint64_t run_seed, std::uint64_t point, std::string_view purpose);
+
+// The seed stream of a batch: row i of the batch draws from Rng(seed, first_row + i).
+struct RandomStream {
+  std::uint64_t seed = 0;
+  std::int64_t first_row = 0;
+  // The stream of rows [first_row + offset, ...): used when a batch is processed in chunks.
+  RandomStream shifted(std::int64_t offset) const { return {seed, first_row + offset}; }
+};
+
+// xoshiro256++ (Blackman & Vigna 2019) with ziggurat normal and exponential variates
+// (Marsaglia & Tsang 2000, 256 layers; Doornik 2005 for the layout of the tables).
+class Rng {
+ public:
+  Rng(std::uint64_t seed, std::uint64_t row);
+
+  std::uint64_t next_u64() {
+    const std::uint64_t result = rotl(s_[0] + s_[3], 23) + s_[0];
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+  }
+  // Uniform on [0, 1) with 53 random bits.
+  double uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+  // Uniform on (0, 1): never 0, safe under log().
+  double uniform_open() { return (static_cast<double>(next_u64() >> 11) + 0.5) * 0x1.0p-53; }
+  double normal();
+  double exponential() { return exponential_from(next_u64()); }
+  // Laplace(0, 1): an exponential with a random sign (bit 8 of the draw, which the ziggurat
+  // itself does not use: it takes bits 0-7 for the layer and 11-63 for the abscissa).
+  double laplace() {
+    const std::uint64_t bits = next_u64();
+    const double magnitude = exponential_from(bits);
+    return (bits & 0x100) ? -magnitude : magnitude;
+  }
+  // Gamma(shape, 1) by Marsaglia & Tsang (2000); shape < 1 by the boost U^(1/shape).
+  double gamma(double shape);
+  // Beta(a, b) as G_a / (G_a + G_b).
+  double beta(double a, double b);
+
+ private:
+  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  double normal_slow(int layer, double u);
+  double exponential_from(std::uint64_t bits);
+  double exponential_slow(int layer, double u);
+  std::uint64_t s_[4];
+};
+
+}  // namespace embpriv

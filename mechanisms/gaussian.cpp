@@ -1,0 +1,42 @@
+#include "mechanisms/gaussian.h"
+
+#include <algorithm>
+
+#include "mechanisms/row_math.h"
+
+namespace embpriv {
+namespace {
+
+class GaussianKernel final : public RowKernel {
+ public:
+  GaussianKernel(double sigma, double clip_norm) : sigma_(sigma), clip_norm_(clip_norm) {}
+  void apply(const float* x, float* y, std::int64_t d, Rng& rng, double*) const override {
+    // Clip to L2 norm C: x * min(1, C / ||x||).
+    const double norm = std::sqrt(row::squared_norm(x, d));
+    const double scale = norm > clip_norm_ ? clip_norm_ / norm : 1.0;
+    for (std::int64_t j = 0; j < d; ++j) {
+      y[j] = static_cast<float>(scale * x[j] + sigma_ * rng.normal());
+    }
+  }
+
+ private:
+  double sigma_;
+  double clip_norm_;
+};
+
+}  // namespace
+
+GaussianMechanism::GaussianMechanism(double epsilon, double delta, double clip_norm,
+                                     GaussianCalibration calibration, double alpha)
+    : Mechanism("gaussian", epsilon, alpha, /*needs_direction=*/false),
+      noise_(delta, clip_norm, calibration, epsilon, alpha) {}
+
+std::unique_ptr<RowKernel> GaussianMechanism::make_kernel(double epsilon) const {
+  return std::make_unique<GaussianKernel>(noise_.sigma(epsilon), noise_.clip_norm);
+}
+
+PrivacyClaim GaussianMechanism::claim_at(double epsilon) const {
+  return noise_.claim(epsilon, "");
+}
+
+}  // namespace embpriv

@@ -1,0 +1,120 @@
+#include "mechanisms/mechanism.h"
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+#include "core/error.h"
+#include "core/params.h"
+
+namespace embpriv {
+namespace {
+
+// Rows per parallel task: enough work per task that scheduling costs nothing, while the output
+// never depends on it (each row has its own generator).
+constexpr std::int64_t kRowsPerTask = 64;
+
+// A [N] channel tensor as int64 on the CPU, or an undefined tensor; checks its shape and values.
+at::Tensor channel_column(const at::Tensor& column, std::int64_t rows, const char* what) {
+  if (!column.defined()) return column;
+  EMBPRIV_CHECK(column.dim() == 1 && column.size(0) == rows,
+                what << " must have shape [" << rows << "] (one entry per row), got "
+                     << column.sizes());
+  EMBPRIV_CHECK(!column.is_floating_point() && !column.is_complex(),
+                what << " must be an integer or bool tensor, got " << column.dtype());
+  at::Tensor values = column.to(at::kCPU, at::kLong).contiguous();
+  const std::int64_t* v = values.data_ptr<std::int64_t>();
+  for (std::int64_t i = 0; i < rows; ++i) {
+    EMBPRIV_CHECK(v[i] == 0 || v[i] == 1,
+                  what << " must hold 0 or 1, got " << v[i] << " at row " << i);
+  }
+  return values;
+}
+
+// Rejects NaN/Inf anywhere, and zero rows when the mechanism needs a direction.
+void check_rows(const float* x, std::int64_t rows, std::int64_t d, bool needs_direction,
+                const std::string& name, std::int64_t first_row) {
+  for (std::int64_t i = 0; i < rows; ++i) {
+    const float* row = x + i * d;
+    bool any_nonzero = false;
+    for (std::int64_t j = 0; j < d; ++j) {
+      EMBPRIV_CHECK(std::isfinite(row[j]), "row " << first_row + i << " has a non-finite value ("
+                                                  << row[j] << ") at column " << j);
+      any_nonzero |= row[j] != 0.0f;
+    }
+    EMBPRIV_CHECK(!needs_direction || any_nonzero,
+                  "row " << first_row + i << " is a zero vector: " << name
+                         << " perturbs the direction x/||x||, which a zero vector does not have");
+  }
+}
+
+}  // namespace
+
+std::string PrivacyClaim::describe() const {
+  std::ostringstream out;
+  out << kind;
+  if (kind != "none") out << " eps=" << epsilon;
+  if (kind == "approx_dp") out << " delta=" << delta;
+  if (!neighbours.empty()) out << " (" << neighbours << ")";
+  if (!note.empty()) out << "; " << note;
+  return out.str();
+}
+
+Mechanism::Mechanism(std::string name, double epsilon, double alpha, bool needs_direction)
+    : name_(std::move(name)),
+      epsilon_(require_positive("epsilon", epsilon)),
+      alpha_(require_positive("alpha", alpha)),
+      needs_direction_(needs_direction) {}
+
+at::Tensor Mechanism::perturb(const at::Tensor& x, const RandomStream& stream,
+                              const RowChannels& channels) const {
+  EMBPRIV_CHECK(x.defined() && x.dim() == 2,
+                name_ << ": input must be a 2-D batch [N, d], got "
+                      << (x.defined() ? x.sizes() : at::IntArrayRef{}) << "");
+  EMBPRIV_CHECK(x.is_floating_point(), name_ << ": input must be floating point, got " << x.dtype());
+  const std::int64_t rows = x.size(0);
+  const std::int64_t d = x.size(1);
+  EMBPRIV_CHECK(d >= 2, name_ << ": dimension d must be >= 2, got " << d);
+
+  // Kernels run on the CPU in float32; a GPU batch is copied there and back.
+  const at::Tensor input = x.to(at::kCPU, at::kFloat).contiguous();
+  const at::Tensor modality = channel_column(channels.modality, rows, "modality");
+  const at::Tensor mask = channel_column(channels.mask, rows, "mask");
+  const float* in = input.data_ptr<float>();
+  check_rows(in, rows, d, needs_direction_, name_, stream.first_row);
+
+  const std::unique_ptr<RowKernel> kernels[2] = {make_kernel(epsilon_for(Modality::visual)),
+                                                 make_kernel(epsilon_for(Modality::text))};
+  at::Tensor output = at::empty_like(input);
+  float* out = output.data_ptr<float>();
+  const std::int64_t* modality_of = modality.defined() ? modality.data_ptr<std::int64_t>() : nullptr;
+  const std::int64_t* mask_of = mask.defined() ? mask.data_ptr<std::int64_t>() : nullptr;
+
+  at::parallel_for(0, rows, kRowsPerTask, [&](std::int64_t begin, std::int64_t end) {
+    std::vector<double> scratch(static_cast<std::size_t>(d));
+    for (std::int64_t i = begin; i < end; ++i) {
+      const float* xi = in + i * d;
+      float* yi = out + i * d;
+      if (mask_of && mask_of[i] == 0) {  // vMF paper, Def. 6.2: public rows pass unchanged.
+        std::copy(xi, xi + d, yi);
+        continue;
+      }
+      Rng rng(stream.seed, static_cast<std::uint64_t>(stream.first_row + i));
+      const RowKernel& kernel = *kernels[modality_of ? modality_of[i] : 0];
+      kernel.apply(xi, yi, d, rng, scratch.data());
+    }
+  });
+  return output.to(x.device(), x.scalar_type());
+}
+
+Modality parse_modality(std::string_view name) {
+  if (name == "visual") return Modality::visual;
+  if (name == "text") return Modality::text;
+  EMBPRIV_CHECK(false, "modality must be 'visual' or 'text', got '" << name << "'");
+  return Modality::visual;
+}
+
+}  // namespace embpriv

@@ -1,0 +1,121 @@
+// The command line: exit codes, one-line errors, and byte-identical results across threads.
+#include "tests/catch.h"
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include "apps/cli.h"
+#include "experiments/results_table.h"
+#include "mechanisms/vmf_tangent.h"
+
+using namespace embpriv;
+namespace fs = std::filesystem;
+
+namespace {
+
+int run(std::vector<std::string> args, const MechanismRegistry& registry) {
+  args.insert(args.begin(), "embpriv");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  return run_cli(static_cast<int>(argv.size()), argv.data(), registry);
+}
+
+struct Outcome {
+  int code;
+  std::string stderr_text;
+};
+
+// Runs the real binary; returns its exit code and what it printed on stderr.
+Outcome run_binary(const std::string& args) {
+  const std::string command = std::string(EMBPRIV_BINARY) + " " + args + " 2>&1 >/dev/null";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
+  std::string text;
+  char buffer[512];
+  while (fgets(buffer, sizeof buffer, pipe.get())) text += buffer;
+  const int status = pclose(pipe.release());
+  return {WEXITSTATUS(status), text};
+}
+
+fs::path temp_dir() {
+  fs::path dir = fs::temp_directory_path() / ("embpriv_cli_test_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+const char* kSmall = "bounds --dim 64 --samples 500 --no-plot -q";
+
+}  // namespace
+
+TEST_CASE("bad input gives one error line and exit code 2", "[apps]") {
+  const fs::path dir = temp_dir();
+  std::ofstream(dir / "unknown_key.yaml") << "type: bounds\nsamples: 500\nepsilon: [1]\n";
+  std::ofstream(dir / "malformed.yaml") << "type: bounds\nsamples: [500\n";
+  std::ofstream(dir / "bad_eps.yaml") << "type: bounds\nepsilons: [1, -2]\n";
+  std::ofstream(dir / "bad_type.yaml") << "type: inversion\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"bounds --dim 64 --samples 5 --no-plot", "samples must be >= 100, got 5"},
+      {"bounds --dim 1 --no-plot", "dimension must be >= 2, got 1"},
+      {"run " + (dir / "missing.yaml").string(), "cannot read config file"},
+      {"run " + (dir / "unknown_key.yaml").string(), "unknown key 'epsilon'; valid:"},
+      {"run " + (dir / "malformed.yaml").string(), "malformed YAML"},
+      {"run " + (dir / "bad_eps.yaml").string(), "epsilon must be finite and > 0, got -2"},
+      {"run " + (dir / "bad_type.yaml").string(), "unknown experiment type 'inversion'"},
+      {"bounds --samples lots", "--samples"},
+      {"frobnicate", "unknown command 'frobnicate'; valid: bounds, run, mechanisms"},
+  };
+  for (const auto& [args, message] : cases) {
+    INFO(args);
+    const Outcome outcome = run_binary(args);
+    CHECK(outcome.code == 2);
+    CHECK_THAT(outcome.stderr_text, Catch::Matchers::Contains(message));
+  }
+  // Errors of the embpriv kind are exactly one line.
+  const Outcome one = run_binary("run " + (dir / "bad_eps.yaml").string());
+  CHECK(std::count(one.stderr_text.begin(), one.stderr_text.end(), '\n') == 1);
+  CHECK(one.stderr_text.rfind("embpriv: error: ", 0) == 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("bounds exits 0 on the real mechanisms and 1 on a wrong formula", "[apps][bounds]") {
+  const fs::path dir = temp_dir();
+  const std::string out = (dir / "b.h5").string();
+  MechanismRegistry registry = default_mechanism_registry();
+  CHECK(run({"bounds", "--dim", "64", "--samples", "500", "--no-plot", "-q", "--out", out},
+            registry) == 0);
+  // Algorithm 1 with lambda = 1.05 beta / eps.
+  registry.add("vmf_tangent", {{"epsilon", "beta", "alpha"}, "broken", [](const MechanismParams& p) {
+                 return std::make_unique<VmfTangentMechanism>(p.number("epsilon") / 1.05,
+                                                              p.number_or("beta", 1.0));
+               }});
+  CHECK(run({"bounds", "--dim", "64", "--samples", "500", "--no-plot", "-q", "--out", out},
+            registry) == 1);
+  // The failing run still wrote its table, with pass = 0 rows.
+  const auto pass = std::get<std::vector<std::int64_t>>(read_results_h5(out).column("pass").values);
+  CHECK(std::count(pass.begin(), pass.end(), 0) > 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("same seed gives byte-identical /table values with 1 and 2 threads", "[apps][bounds]") {
+  const fs::path dir = temp_dir();
+  const std::string base = std::string(kSmall) + " --seed 3 --out ";
+  REQUIRE(run_binary(base + (dir / "t1.h5").string() + " --threads 1").code == 0);
+  REQUIRE(run_binary(base + (dir / "t2.h5").string() + " --threads 2").code == 0);
+  const ResultsTable a = read_results_h5((dir / "t1.h5").string());
+  const ResultsTable b = read_results_h5((dir / "t2.h5").string());
+  REQUIRE(a.columns.size() == b.columns.size());
+  for (std::size_t i = 0; i < a.columns.size(); ++i) {
+    INFO(a.columns[i].name);
+    if (const auto* x = std::get_if<std::vector<double>>(&a.columns[i].values)) {
+      const auto& y = std::get<std::vector<double>>(b.columns[i].values);
+      REQUIRE(x->size() == y.size());
+      CHECK(std::memcmp(x->data(), y.data(), x->size() * sizeof(double)) == 0);
+    } else {
+      CHECK(a.columns[i].values == b.columns[i].values);
+    }
+  }
+  fs::remove_all(dir);
+}
