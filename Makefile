@@ -1,0 +1,27 @@
+# embpriv: the two entry points of README.md, plus build and bench.
+#   make demo   installs what is missing, builds, runs the theory checks at d = 4096
+#   make test   installs what is missing, builds, runs every test (ctest)
+BUILD ?= build
+JOBS ?= $(shell nproc)
+
+.PHONY: setup build demo test bench clean
+
+setup:
+	@bash scripts/setup.sh
+
+build: setup
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DEMBPRIV_TESTS=ON -DEMBPRIV_BENCH=ON > $(BUILD).configure.log 2>&1 || (cat $(BUILD).configure.log; exit 1)
+	@cmake --build $(BUILD) -j$(JOBS)
+
+demo: build
+	$(BUILD)/embpriv bounds --dim 4096
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure --timeout 900
+
+bench: build
+	@bash scripts/setup.sh --bench
+	bash bench/run_mechanisms.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(BUILD).configure.log
