@@ -217,15 +217,18 @@ class BoundsRunner {
   void run_vmf(const Setting& s, const at::Tensor& y1, const at::Tensor& y2) {
     const double kappa = s.epsilon / s.beta;
     check_norm_kept(s, y1, "exact vMF, norm restored");
-    const double a = vmf_mean_resultant(s.d, kappa);
     check_mean(row(s, "mean_cosine", "E[mu.z] = A_d(kappa) (Wood 1994)"), row_cosines(x1_, y1),
-               std::vector<double>(static_cast<std::size_t>(config_.samples), a));
-    check_dot_product(s, y1, y2, a * a, "Thm 5.3 for vMF: factor A_d(kappa)^2");
+               std::vector<double>(static_cast<std::size_t>(config_.samples),
+                                   vmf_mean_resultant(s.d, kappa)));
+    check_dot_product(s, y1, y2, dot_product_factor_vmf(s.d, kappa),
+                      "Thm 5.3 for vMF: factor A_d(kappa)^2");
   }
 
-  // Thm 5.4 and its Laplace analogue: E||y||^2 = ||clip(x)||^2 + d Var(noise).
-  void run_norm_inflation(const Setting& s, const at::Tensor& y, double noise_variance,
-                          bool l1_clip, const char* source) {
+  // Thm 5.4 and its Laplace analogue: E||y||^2 = expected_squared_norm(||clip(x)||^2).
+  template <class ExpectedSquaredNorm>
+  void run_norm_inflation(const Setting& s, const at::Tensor& y,
+                          ExpectedSquaredNorm expected_squared_norm, bool l1_clip,
+                          const char* source) {
     const std::vector<double> norms_y = row_norms(y);
     std::vector<double> measured(norms_y.size()), expected(norms_y.size());
     const at::Tensor x = x1_.contiguous();
@@ -239,7 +242,7 @@ class BoundsRunner {
       const double scale = norm > config_.clip_norm ? config_.clip_norm / norm : 1.0;
       const double clipped = scale * norms1_[i];
       measured[i] = norms_y[i] * norms_y[i];
-      expected[i] = clipped * clipped + static_cast<double>(s.d) * noise_variance;
+      expected[i] = expected_squared_norm(clipped * clipped);
     }
     check_mean(row(s, "norm_inflation", source), measured, expected);
   }
@@ -296,10 +299,14 @@ class BoundsRunner {
     if (s.mechanism == "gaussian") {
       const double sigma = gaussian_sigma(GaussianCalibration::analytic, s.epsilon,
                                           config_.delta, 2.0 * config_.clip_norm);
-      run_norm_inflation(s, y, sigma * sigma, false, "vMF paper, Thm 5.4");
+      run_norm_inflation(
+          s, y, [&](double sq) { return gaussian_expected_squared_norm(sq, s.d, sigma); }, false,
+          "vMF paper, Thm 5.4");
     } else if (s.mechanism == "laplace") {
       const double b = 2.0 * config_.clip_norm / s.epsilon;  // b = Delta1 / eps, Delta1 = 2C
-      run_norm_inflation(s, y, 2.0 * b * b, true, "Thm 5.4 analogue: + 2 d b^2");
+      run_norm_inflation(
+          s, y, [&](double sq) { return laplace_expected_squared_norm(sq, s.d, b); }, true,
+          "Thm 5.4 analogue: + 2 d b^2");
     } else {
       check_norm_kept(s, y, "vMF paper, Def 7.3");
     }
