@@ -1,20 +1,7 @@
 #include "core/rng.h"
 
-#include <array>
-
 namespace embpriv {
 namespace {
-
-// Ziggurat tables for a decreasing density f on [0, inf) with C = 256 layers of equal area V
-// (Marsaglia & Tsang 2000). x[0] = V / f(R) is the virtual width of the base layer (rectangle
-// plus tail), x[1] = R is where the tail starts, x[C] = 0. ratio[i] = x[i+1] / x[i] is the
-// fast-accept bound; fx[i] = f(x[i]).
-struct ZigguratTables {
-  static constexpr int kLayers = 256;
-  std::array<double, kLayers + 1> x{};
-  std::array<double, kLayers + 1> fx{};
-  std::array<double, kLayers> ratio{};
-};
 
 template <class Density, class InverseDensity>
 ZigguratTables make_tables(double r, double v, Density f, InverseDensity f_inverse) {
@@ -29,24 +16,18 @@ ZigguratTables make_tables(double r, double v, Density f, InverseDensity f_inver
   return t;
 }
 
+}  // namespace
+
 // Standard normal, unnormalised density exp(-x^2/2): R and V for 256 layers from
 // Marsaglia & Tsang (2000), Table 1.
-const ZigguratTables& normal_tables() {
-  static const ZigguratTables t = make_tables(
-      3.6541528853610088, 0.00492867323399, [](double x) { return std::exp(-0.5 * x * x); },
-      [](double y) { return std::sqrt(-2.0 * std::log(y)); });
-  return t;
-}
+const ZigguratTables kNormalZiggurat = make_tables(
+    3.6541528853610088, 0.00492867323399, [](double x) { return std::exp(-0.5 * x * x); },
+    [](double y) { return std::sqrt(-2.0 * std::log(y)); });
 
 // Standard exponential, density exp(-x): R and V for 256 layers from Marsaglia & Tsang (2000).
-const ZigguratTables& exponential_tables() {
-  static const ZigguratTables t = make_tables(
-      7.69711747013104972, 0.0039496598225815571993, [](double x) { return std::exp(-x); },
-      [](double y) { return -std::log(y); });
-  return t;
-}
-
-}  // namespace
+const ZigguratTables kExponentialZiggurat = make_tables(
+    7.69711747013104972, 0.0039496598225815571993, [](double x) { return std::exp(-x); },
+    [](double y) { return -std::log(y); });
 
 std::uint64_t derive_seed(std::uint64_t run_seed, std::uint64_t point, std::string_view purpose) {
   // FNV-1a of the purpose string, then SplitMix64 mixing of the three parts.
@@ -64,19 +45,8 @@ Rng::Rng(std::uint64_t seed, std::uint64_t row) {
   }
 }
 
-double Rng::normal() {
-  const auto& t = normal_tables();
-  const std::uint64_t bits = next_u64();
-  const int layer = static_cast<int>(bits & 0xFF);
-  // 53 high bits give u uniform in [-1, 1); the low 8 bits chose the layer.
-  const double u = static_cast<double>(static_cast<std::int64_t>(bits >> 11) - (1LL << 52)) *
-                   0x1.0p-52;
-  if (std::fabs(u) < t.ratio[layer]) return u * t.x[layer];  // inside the layer's rectangle
-  return normal_slow(layer, u);
-}
-
 double Rng::normal_slow(int layer, double u) {
-  const auto& t = normal_tables();
+  const auto& t = kNormalZiggurat;
   for (;;) {
     if (layer == 0) {
       // Tail beyond R (Marsaglia 1964): x = -ln(U1)/R, accept if -2 ln(U2) > x^2.
@@ -99,16 +69,8 @@ double Rng::normal_slow(int layer, double u) {
   }
 }
 
-double Rng::exponential_from(std::uint64_t bits) {
-  const auto& t = exponential_tables();
-  const int layer = static_cast<int>(bits & 0xFF);
-  const double u = static_cast<double>(bits >> 11) * 0x1.0p-53;  // uniform in [0, 1)
-  if (u < t.ratio[layer]) return u * t.x[layer];
-  return exponential_slow(layer, u);
-}
-
 double Rng::exponential_slow(int layer, double u) {
-  const auto& t = exponential_tables();
+  const auto& t = kExponentialZiggurat;
   for (;;) {
     // The tail beyond R of an exponential is R + Exp(1) (memorylessness).
     if (layer == 0) return t.x[1] - std::log(uniform_open());

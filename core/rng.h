@@ -3,11 +3,26 @@
 // (run seed, grid point, purpose) (GUIDE.md, sec. 3); inside a batch each row has its own
 // generator, seeded from (stream seed, global row index), so a row's output depends neither on
 // the batch or chunk it was processed in nor on the thread count.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string_view>
 
 namespace embpriv {
+
+// Ziggurat tables for a decreasing density f on [0, inf) with 256 layers of equal area V
+// (Marsaglia & Tsang 2000). x[0] = V / f(R) is the virtual width of the base layer (rectangle
+// plus tail), x[1] = R is where the tail starts, x[256] = 0. ratio[i] = x[i+1] / x[i] is the
+// fast-accept bound; fx[i] = f(x[i]).
+struct ZigguratTables {
+  static constexpr int kLayers = 256;
+  std::array<double, kLayers + 1> x{};
+  std::array<double, kLayers + 1> fx{};
+  std::array<double, kLayers> ratio{};
+};
+// Built once at start-up (core/rng.cpp).
+extern const ZigguratTables kNormalZiggurat;
+extern const ZigguratTables kExponentialZiggurat;
 
 // SplitMix64 finaliser (Steele, Lea, Flood 2014): a bijective 64-bit mixer.
 constexpr std::uint64_t splitmix64(std::uint64_t z) {
@@ -49,7 +64,17 @@ class Rng {
   double uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
   // Uniform on (0, 1): never 0, safe under log().
   double uniform_open() { return (static_cast<double>(next_u64() >> 11) + 0.5) * 0x1.0p-53; }
-  double normal();
+  // Standard normal. The fast path (about 98.8% of draws: inside a layer's rectangle) is
+  // inline; wedges and the tail go to normal_slow.
+  double normal() {
+    const std::uint64_t bits = next_u64();
+    const int layer = static_cast<int>(bits & 0xFF);
+    // 53 high bits give u uniform in [-1, 1); the low 8 bits chose the layer.
+    const double u =
+        static_cast<double>(static_cast<std::int64_t>(bits >> 11) - (1LL << 52)) * 0x1.0p-52;
+    if (std::fabs(u) < kNormalZiggurat.ratio[layer]) return u * kNormalZiggurat.x[layer];
+    return normal_slow(layer, u);
+  }
   double exponential() { return exponential_from(next_u64()); }
   // Laplace(0, 1): an exponential with a random sign (bit 8 of the draw, which the ziggurat
   // itself does not use: it takes bits 0-7 for the layer and 11-63 for the abscissa).
@@ -66,7 +91,13 @@ class Rng {
  private:
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   double normal_slow(int layer, double u);
-  double exponential_from(std::uint64_t bits);
+  // Standard exponential from one 64-bit draw; fast path inline as for normal().
+  double exponential_from(std::uint64_t bits) {
+    const int layer = static_cast<int>(bits & 0xFF);
+    const double u = static_cast<double>(bits >> 11) * 0x1.0p-53;  // uniform in [0, 1)
+    if (u < kExponentialZiggurat.ratio[layer]) return u * kExponentialZiggurat.x[layer];
+    return exponential_slow(layer, u);
+  }
   double exponential_slow(int layer, double u);
   std::uint64_t s_[4];
 };

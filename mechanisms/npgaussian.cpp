@@ -11,11 +11,8 @@ class NormPreservingKernel final : public RowKernel {
   void apply(const float* x, float* y, std::int64_t d, Rng& rng, double* v) const override {
     const double norm = std::sqrt(row::squared_norm(x, d));
     const double scale = norm > clip_norm_ ? clip_norm_ / norm : 1.0;
-    double noisy_squared = 0;
-    for (std::int64_t j = 0; j < d; ++j) {
-      v[j] = scale * x[j] + sigma_ * rng.normal();
-      noisy_squared += v[j] * v[j];
-    }
+    for (std::int64_t j = 0; j < d; ++j) v[j] = scale * x[j] + sigma_ * rng.normal();
+    const double noisy_squared = row::sum(d, [v](std::int64_t j) { return v[j] * v[j]; });
     // Def. 7.3: restore the original norm ||x||.
     const double restore = norm / std::sqrt(noisy_squared);
     for (std::int64_t j = 0; j < d; ++j) y[j] = static_cast<float>(restore * v[j]);

@@ -1,6 +1,7 @@
 #pragma once
-// Small per-row helpers shared by the row kernels. Sums run in double, in index order, so a
-// row's result is the same whatever thread computes it.
+// Small per-row helpers shared by the row kernels. Sums run in double with four partial sums
+// (so the additions do not wait on each other) combined in a fixed order: a row's result is the
+// same whatever thread computes it.
 #include <cmath>
 #include <cstdint>
 
@@ -8,44 +9,69 @@
 
 namespace embpriv::row {
 
+// sum_j f(j) over j < d with four interleaved partial sums.
+template <class Term>
+inline double sum(std::int64_t d, Term term) {
+  double s[4] = {0, 0, 0, 0};
+  std::int64_t j = 0;
+  for (; j + 4 <= d; j += 4) {
+    for (int k = 0; k < 4; ++k) s[k] += term(j + k);
+  }
+  for (; j < d; ++j) s[0] += term(j);
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
 inline double squared_norm(const float* x, std::int64_t d) {
-  double s = 0;
-  for (std::int64_t j = 0; j < d; ++j) s += static_cast<double>(x[j]) * x[j];
-  return s;
+  return sum(d, [x](std::int64_t j) { return static_cast<double>(x[j]) * x[j]; });
 }
 
 inline double l1_norm(const float* x, std::int64_t d) {
-  double s = 0;
-  for (std::int64_t j = 0; j < d; ++j) s += std::fabs(static_cast<double>(x[j]));
-  return s;
+  return sum(d, [x](std::int64_t j) { return std::fabs(static_cast<double>(x[j])); });
 }
 
-// Fills v with d standard normals and returns (v . x) / ||x|| given ||x||, plus ||v||^2.
-struct NormalDraw {
-  double along;         // the component of v along x / ||x||
-  double squared_norm;  // ||v||^2
+// A random unit tangent at mu = x / ||x||: n ~ N(0, I_d) is drawn into v, and
+// n_perp = n - (n . mu) mu, normalised, is uniform on the unit sphere of the orthogonal
+// complement of mu (vMF paper, Algorithm 1, step 2; Lemma 3.2). It is kept implicit, as
+// (v, along, perp_norm), so that a combination of mu and the tangent is one pass over the row.
+struct Tangent {
+  double r;          // ||x||
+  double along;      // n . mu
+  double perp_norm;  // ||n_perp|| = sqrt(||n||^2 - (n . mu)^2) (Pythagoras; ||n||^2 ~ d)
 };
-inline NormalDraw draw_normals(const float* x, double norm_x, std::int64_t d, Rng& rng,
-                               double* v) {
-  double dot = 0, sq = 0;
-  for (std::int64_t j = 0; j < d; ++j) {
-    const double n = rng.normal();
-    v[j] = n;
-    dot += n * x[j];
-    sq += n * n;
+
+inline Tangent draw_tangent(const float* x, std::int64_t d, Rng& rng, double* v) {
+  for (std::int64_t j = 0; j < d; ++j) v[j] = rng.normal();
+  double s[3][4] = {};
+  std::int64_t j = 0;
+  for (; j + 4 <= d; j += 4) {
+    for (int k = 0; k < 4; ++k) {
+      const double xj = x[j + k], vj = v[j + k];
+      s[0][k] += xj * xj;
+      s[1][k] += vj * xj;
+      s[2][k] += vj * vj;
+    }
   }
-  return {dot / norm_x, sq};
+  for (; j < d; ++j) {
+    const double xj = x[j], vj = v[j];
+    s[0][0] += xj * xj;
+    s[1][0] += vj * xj;
+    s[2][0] += vj * vj;
+  }
+  auto total = [](const double* p) { return (p[0] + p[1]) + (p[2] + p[3]); };
+  const double r = std::sqrt(total(s[0]));
+  const double along = total(s[1]) / r;
+  return {r, along, std::sqrt(total(s[2]) - along * along)};
 }
 
-// Turns the normal vector v into a unit vector orthogonal to mu = x / ||x||, given its
-// component along mu and its squared norm (vMF paper, Algorithm 1, step 2; Lemma 3.2: the
-// result is uniform on the unit sphere of the orthogonal complement).
-inline void to_unit_tangent(const float* x, double norm_x, const NormalDraw& draw,
-                            std::int64_t d, double* v) {
-  // ||n_perp||^2 = ||n||^2 - (n . mu)^2 (Pythagoras; no cancellation: ||n||^2 ~ d).
-  const double inv_perp = 1.0 / std::sqrt(draw.squared_norm - draw.along * draw.along);
-  const double along_over_norm = draw.along / norm_x;
-  for (std::int64_t j = 0; j < d; ++j) v[j] = (v[j] - along_over_norm * x[j]) * inv_perp;
+// y = a_mu * mu + a_tangent * n_perp / ||n_perp||, with mu = x / r and n_perp = v - along mu:
+// y_j = (a_mu - a_tangent along / ||n_perp||) x_j / r + (a_tangent / ||n_perp||) v_j.
+inline void write_combination(const float* x, const double* v, const Tangent& t, double a_mu,
+                              double a_tangent, std::int64_t d, float* y) {
+  const double tangent_scale = a_tangent / t.perp_norm;
+  const double x_scale = (a_mu - tangent_scale * t.along) / t.r;
+  for (std::int64_t j = 0; j < d; ++j) {
+    y[j] = static_cast<float>(x_scale * x[j] + tangent_scale * v[j]);
+  }
 }
 
 }  // namespace embpriv::row

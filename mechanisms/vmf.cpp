@@ -12,17 +12,11 @@ class VmfKernel final : public RowKernel {
   explicit VmfKernel(double kappa) : kappa_(kappa) {}
   void apply(const float* x, float* y, std::int64_t d, Rng& rng, double* v) const override {
     const WoodSampler sampler(kappa_, d);  // a few flops: cheaper than caching per d
-    const double r = std::sqrt(row::squared_norm(x, d));
     const WoodSampler::Draw w = sampler.draw(rng);
-    // v: uniform unit vector orthogonal to mu (as Algorithm 1, step 2).
-    const row::NormalDraw draw = row::draw_normals(x, r, d, rng, v);
-    row::to_unit_tangent(x, r, draw, d, v);
-    // y = r (w mu + sqrt(1 - w^2) v); ||y|| = r since mu and v are orthonormal.
-    const double along = w.w;  // multiplies mu = x / r, so y_j = along * x_j + across * v_j
-    const double across = r * std::sqrt(w.one_minus_w2);
-    for (std::int64_t j = 0; j < d; ++j) {
-      y[j] = static_cast<float>(along * x[j] + across * v[j]);
-    }
+    // v: uniform unit vector orthogonal to mu (as Algorithm 1, step 2);
+    // y = r (w mu + sqrt(1 - w^2) v), so ||y|| = r.
+    const row::Tangent t = row::draw_tangent(x, d, rng, v);
+    row::write_combination(x, v, t, t.r * w.w, t.r * std::sqrt(w.one_minus_w2), d, y);
   }
 
  private:

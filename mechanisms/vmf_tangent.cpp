@@ -10,20 +10,13 @@ class TangentKernel final : public RowKernel {
  public:
   explicit TangentKernel(double lambda) : lambda_(lambda) {}
   void apply(const float* x, float* y, std::int64_t d, Rng& rng, double* v) const override {
-    // Step 1: r = ||x||, mu = x / r.
-    const double r = std::sqrt(row::squared_norm(x, d));
-    // Step 2: n ~ N(0, I_d), n_perp = n - (n . mu) mu, normalised.
-    const row::NormalDraw draw = row::draw_normals(x, r, d, rng, v);
-    row::to_unit_tangent(x, r, draw, d, v);
-    // Step 4: z = mu + lambda n_perp (step 3, lambda = beta / eps, is done by the caller).
-    double z_squared = 0;
-    for (std::int64_t j = 0; j < d; ++j) {
-      v[j] = x[j] / r + lambda_ * v[j];
-      z_squared += v[j] * v[j];
-    }
-    // Step 5: mu' = z / ||z||, y = r mu'.
-    const double scale = r / std::sqrt(z_squared);
-    for (std::int64_t j = 0; j < d; ++j) y[j] = static_cast<float>(scale * v[j]);
+    // Steps 1-2: r = ||x||, mu = x / r; n ~ N(0, I_d) projected on the tangent plane at mu and
+    // normalised (kept implicit by row::Tangent).
+    const row::Tangent t = row::draw_tangent(x, d, rng, v);
+    // Steps 4-5: z = mu + lambda n_perp; mu' = z / ||z|| with ||z|| = sqrt(1 + lambda^2), as
+    // mu and n_perp are orthonormal; y = r mu'. (Step 3, lambda = beta / eps, is make_kernel.)
+    const double inv_norm_z = 1.0 / std::sqrt(1.0 + lambda_ * lambda_);
+    row::write_combination(x, v, t, t.r * inv_norm_z, t.r * lambda_ * inv_norm_z, d, y);
   }
 
  private:
