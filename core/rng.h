@@ -83,7 +83,8 @@ class Rng {
     const double magnitude = exponential_from(bits);
     return (bits & 0x100) ? -magnitude : magnitude;
   }
-  // Gamma(shape, 1) by Marsaglia & Tsang (2000); shape < 1 by the boost U^(1/shape).
+  // Gamma(shape, 1) by Marsaglia & Tsang (2000); shape < 1 through their boost
+  // Gamma(a) = Gamma(a + 1) * U^(1/a).
   double gamma(double shape);
   // Beta(a, b) as G_a / (G_a + G_b).
   double beta(double a, double b);
