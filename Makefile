@@ -1,5 +1,5 @@
 # embpriv: the two entry points of README.md, plus build and bench.
-#   make demo   installs what is missing, builds, runs the theory checks at d = 4096
+#   make demo   installs what is missing, builds, runs the theory checks at d = 4096 and a paper sweep
 #   make test   installs what is missing, builds, runs every test (ctest)
 BUILD ?= build
 JOBS ?= $(shell nproc)
@@ -15,13 +15,14 @@ build: setup
 
 demo: build
 	$(BUILD)/embpriv bounds --dim 4096
+	$(BUILD)/embpriv run configs/paper/mechanisms_vs_epsilon.yaml --overwrite
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure --timeout 900
 
 bench: build
 	@bash scripts/setup.sh --bench
-	bash bench/run_mechanisms.sh $(BUILD)
+	BUILD_DIR=$(BUILD) bash bench/run_mechanisms.sh
 
 clean:
 	rm -rf $(BUILD) $(BUILD).configure.log

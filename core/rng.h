@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace embpriv {
@@ -80,8 +81,15 @@ class Rng {
   // itself does not use: it takes bits 0-7 for the layer and 11-63 for the abscissa).
   double laplace() {
     const std::uint64_t bits = next_u64();
+    // The sign is bit 8 of the same draw (the exponential uses bits 0-7 and 11-63), moved to
+    // the sign bit of the double: no data-dependent branch in the noise loop.
     const double magnitude = exponential_from(bits);
-    return (bits & 0x100) ? -magnitude : magnitude;
+    std::uint64_t pattern;
+    std::memcpy(&pattern, &magnitude, sizeof pattern);
+    pattern ^= (bits & 0x100) << 55;
+    double value;
+    std::memcpy(&value, &pattern, sizeof value);
+    return value;
   }
   // Gamma(shape, 1) by Marsaglia & Tsang (2000); shape < 1 through their boost
   // Gamma(a) = Gamma(a + 1) * U^(1/a).

@@ -3,9 +3,11 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "core/error.h"
@@ -35,28 +37,33 @@ at::Tensor channel_column(const at::Tensor& column, std::int64_t rows, const cha
   return values;
 }
 
-// Rejects NaN/Inf anywhere, and zero rows when the mechanism needs a direction. The scan is
-// branch-free (it runs over every input value); the slow search for the bad column only runs
-// once a row has failed.
-void check_rows(const float* x, std::int64_t rows, std::int64_t d, bool needs_direction,
-                const std::string& name, std::int64_t first_row) {
-  for (std::int64_t i = 0; i < rows; ++i) {
-    const float* row = x + i * d;
-    bool all_finite = true, any_nonzero = false;
-    for (std::int64_t j = 0; j < d; ++j) {
-      all_finite &= std::fabs(row[j]) <= std::numeric_limits<float>::max();  // false for NaN
-      any_nonzero |= row[j] != 0.0f;
-    }
-    if (!all_finite) {
-      for (std::int64_t j = 0; j < d; ++j) {
-        EMBPRIV_CHECK(std::isfinite(row[j]), "row " << first_row + i
-                                                    << " has a non-finite value (" << row[j]
-                                                    << ") at column " << j);
-      }
-    }
-    EMBPRIV_CHECK(!needs_direction || any_nonzero,
-                  "row " << first_row + i << " is a zero vector: " << name
-                         << " perturbs the direction x/||x||, which a zero vector does not have");
+// True when the row is finite and, if the mechanism needs a direction, not all zero. The scan
+// is branch-free; it runs inside the parallel loop, just before the row's kernel reads the same
+// (now cached) values.
+bool row_is_valid(const float* row, std::int64_t d, bool needs_direction) {
+  bool all_finite = true, any_nonzero = false;
+  for (std::int64_t j = 0; j < d; ++j) {
+    all_finite &= std::fabs(row[j]) <= std::numeric_limits<float>::max();  // false for NaN
+    any_nonzero |= row[j] != 0.0f;
+  }
+  return all_finite && (any_nonzero || !needs_direction);
+}
+
+// Throws the one error that names what is wrong with a row row_is_valid() refused.
+[[noreturn]] void reject_row(const float* row, std::int64_t d, const std::string& name,
+                             std::int64_t global_row) {
+  for (std::int64_t j = 0; j < d; ++j) {
+    EMBPRIV_CHECK(std::isfinite(row[j]), "row " << global_row << " has a non-finite value ("
+                                                << row[j] << ") at column " << j);
+  }
+  throw Error("row " + std::to_string(global_row) + " is a zero vector: " + name +
+              " perturbs the direction x/||x||, which a zero vector does not have");
+}
+
+// Lowers `slot` to `value` if smaller (the first bad row, whatever thread finds it).
+void lower_to(std::atomic<std::int64_t>& slot, std::int64_t value) {
+  std::int64_t seen = slot.load();
+  while (value < seen && !slot.compare_exchange_weak(seen, value)) {
   }
 }
 
@@ -93,7 +100,6 @@ at::Tensor Mechanism::perturb(const at::Tensor& x, const RandomStream& stream,
   const at::Tensor modality = channel_column(channels.modality, rows, "modality");
   const at::Tensor mask = channel_column(channels.mask, rows, "mask");
   const float* in = input.data_ptr<float>();
-  check_rows(in, rows, d, needs_direction_, name_, stream.first_row);
 
   const std::unique_ptr<RowKernel> kernels[2] = {make_kernel(epsilon_for(Modality::visual)),
                                                  make_kernel(epsilon_for(Modality::text))};
@@ -102,11 +108,16 @@ at::Tensor Mechanism::perturb(const at::Tensor& x, const RandomStream& stream,
   const std::int64_t* modality_of = modality.defined() ? modality.data_ptr<std::int64_t>() : nullptr;
   const std::int64_t* mask_of = mask.defined() ? mask.data_ptr<std::int64_t>() : nullptr;
 
+  std::atomic<std::int64_t> first_bad_row{rows};
   at::parallel_for(0, rows, kRowsPerTask, [&](std::int64_t begin, std::int64_t end) {
     std::vector<double> scratch(static_cast<std::size_t>(d));
     for (std::int64_t i = begin; i < end; ++i) {
       const float* xi = in + i * d;
       float* yi = out + i * d;
+      if (!row_is_valid(xi, d, needs_direction_)) {
+        lower_to(first_bad_row, i);
+        continue;
+      }
       if (mask_of && mask_of[i] == 0) {  // vMF paper, Def. 6.2: public rows pass unchanged.
         std::copy(xi, xi + d, yi);
         continue;
@@ -116,6 +127,9 @@ at::Tensor Mechanism::perturb(const at::Tensor& x, const RandomStream& stream,
       kernel.apply(xi, yi, d, rng, scratch.data());
     }
   });
+  if (const std::int64_t bad = first_bad_row.load(); bad < rows) {
+    reject_row(in + bad * d, d, name_, stream.first_row + bad);
+  }
   return output.to(x.device(), x.scalar_type());
 }
 

@@ -40,19 +40,19 @@ struct Tangent {
 };
 
 inline Tangent draw_tangent(const float* x, std::int64_t d, Rng& rng, double* v) {
-  for (std::int64_t j = 0; j < d; ++j) v[j] = rng.normal();
+  // One pass: each normal is used while it is still in a register.
   double s[3][4] = {};
   std::int64_t j = 0;
   for (; j + 4 <= d; j += 4) {
     for (int k = 0; k < 4; ++k) {
-      const double xj = x[j + k], vj = v[j + k];
+      const double xj = x[j + k], vj = v[j + k] = rng.normal();
       s[0][k] += xj * xj;
       s[1][k] += vj * xj;
       s[2][k] += vj * vj;
     }
   }
   for (; j < d; ++j) {
-    const double xj = x[j], vj = v[j];
+    const double xj = x[j], vj = v[j] = rng.normal();
     s[0][0] += xj * xj;
     s[1][0] += vj * xj;
     s[2][0] += vj * vj;

@@ -80,6 +80,24 @@ TEST_CASE("bad rows are rejected with a message naming the row", "[mechanisms]")
   }
 }
 
+TEST_CASE("with several threads the first bad row is the one reported", "[mechanisms]") {
+  const int threads = at::get_num_threads();
+  at::set_num_threads(2);
+  at::Tensor x = test_directions(4096, 8, 3);
+  // Rows in different parallel tasks: whichever thread meets its bad row first, row 70 is named.
+  x[3000][1] = std::numeric_limits<float>::quiet_NaN();
+  x[70].zero_();
+  x[2000][2] = std::numeric_limits<float>::infinity();
+  for (int repeat = 0; repeat < 5; ++repeat) {
+    CHECK_THAT(error_of([&] { make(kAllMechanisms[1])->perturb(x, {1, 0}); }),
+               Contains("row 70 is a zero vector"));
+  }
+  // Laplace has no direction to lose: row 70 is fine for it, and row 2000 comes first.
+  CHECK_THAT(error_of([&] { make(kAllMechanisms[3])->perturb(x, {1, 0}); }),
+             Contains("row 2000 has a non-finite value (inf) at column 2"));
+  at::set_num_threads(threads);
+}
+
 TEST_CASE("zero vectors are rejected by direction mechanisms only", "[mechanisms]") {
   at::Tensor x = test_directions(5, 16, 3);
   x[2].zero_();
