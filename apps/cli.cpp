@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -10,29 +11,26 @@
 #include "core/log.h"
 #include "experiments/bounds_config.h"
 #include "experiments/bounds_job.h"
+#include "experiments/config_document.h"
+#include "experiments/merge.h"
+#include "experiments/results_info.h"
+#include "experiments/run_plan.h"
+#include "experiments/runner.h"
 
 namespace embpriv {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  EMBPRIV_CHECK(in, "cannot read config file " << path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// The type of a config file, read before the experiment's own parser checks the rest.
-std::string config_type(const std::string& text, const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    EMBPRIV_CHECK(false, path << ":" << e.mark.line + 1 << ": malformed YAML: " << e.msg);
-  }
-  EMBPRIV_CHECK(root.IsMap() && root["type"] && root["type"].IsScalar(),
-                path << ": a config needs 'type:' (valid: bounds)");
-  return root["type"].as<std::string>();
+// `embpriv run` on a config of type bounds: the theory checks, with the overrides applied to
+// its keys (all of which are lists or scalars of the check itself: nothing is swept).
+int run_bounds_config(const std::string& path, const std::vector<std::string>& overrides,
+                      int threads, const MechanismRegistry& registry) {
+  ConfigDocument document = load_config_file(path);
+  apply_overrides(document, overrides, [](const std::string&) { return true; });
+  const YAML::Node sweep = document.root["sweep"];
+  if (sweep && sweep.IsMap() && sweep.size() == 0) document.root.remove("sweep");
+  BoundsConfig config = parse_bounds_config(block_yaml(document.root), path);
+  if (threads > 0) config.threads = threads;
+  return run_bounds_job(config, registry, std::cout);
 }
 
 void list_mechanisms(const MechanismRegistry& registry) {
@@ -70,22 +68,51 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
   bounds_cmd->add_option("--threads", bounds.threads, "Threads (0: LibTorch's default)")
       ->capture_default_str();
 
-  std::string config_path;
-  int run_threads = 0;
-  CLI::App* run_cmd = app.add_subcommand("run", "Run the experiment a YAML config describes");
-  run_cmd->add_option("config", config_path, "YAML config (e.g. configs/bounds.yaml)")
+  RunOptions run;
+  std::string shard = "1/1";
+  bool run_no_plot = false;
+  CLI::App* run_cmd = app.add_subcommand(
+      "run", "Run the experiment (or sweep) a YAML config describes, into an HDF5 file and plots");
+  run_cmd->add_option("config", run.config_path, "YAML config (e.g. configs/paper/vmf_cosine_table.yaml)")
       ->required();
-  run_cmd->add_option("--threads", run_threads, "Threads (0: the config's or LibTorch's default)");
+  run_cmd->add_option("overrides", run.overrides,
+                      "key.path=value overrides; a list on a scalar key sweeps it "
+                      "(mechanism.epsilon=[0.5,1,2] seeds=3)");
+  run_cmd->add_option("--out", run.out, "Results file (default: the config's out, results/NAME.h5)");
+  run_cmd->add_option("--shard", shard, "Run shard i of N of the grid rows (i/N, 1-based)");
+  run_cmd->add_flag("--resume", run.resume, "Continue the results file: run only the rows it lacks");
+  run_cmd->add_flag("--overwrite", run.overwrite, "Replace an existing results file");
+  run_cmd->add_flag("--dry-run", run.dry_run, "Check the config, print the grid and a time estimate");
+  run_cmd->add_flag("--no-plot", run_no_plot, "Do not draw the figures");
+  run_cmd->add_option("--threads", run.threads, "Threads (0: the config's, else all cores)");
+  run_cmd->add_option("--save-every", run.save_interval_seconds,
+                      "Rewrite the results file at most this often, in seconds (0: after every row)")
+      ->capture_default_str();
+
+  std::string merge_out;
+  std::vector<std::string> merge_inputs;
+  CLI::App* merge_cmd = app.add_subcommand("merge", "Join the shard files of one run into one file");
+  merge_cmd->add_option("out", merge_out, "Merged results file")->required();
+  merge_cmd->add_option("inputs", merge_inputs, "Shard files")->required();
+
+  std::string results_path;
+  CLI::App* plot_cmd = app.add_subcommand("plot", "Draw a results file's standard figures (PNG and SVG)");
+  plot_cmd->add_option("results", results_path, "Results file (.h5)")->required();
+  CLI::App* info_cmd = app.add_subcommand("info", "Show what a results file holds");
+  info_cmd->add_option("results", results_path, "Results file (.h5)")->required();
 
   CLI::App* mechanisms_cmd =
       app.add_subcommand("mechanisms", "List the mechanisms and the keys each accepts");
 
-  for (CLI::App* sub : {bounds_cmd, run_cmd, mechanisms_cmd}) sub->fallthrough();
+  const std::vector<CLI::App*> commands = {bounds_cmd, run_cmd, merge_cmd, plot_cmd, info_cmd,
+                                           mechanisms_cmd};
+  for (CLI::App* sub : commands) sub->fallthrough();
   const std::string first = argc > 1 ? argv[1] : "";
-  if (!first.empty() && first[0] != '-' && first != "bounds" && first != "run" &&
-      first != "mechanisms") {
+  const bool known = std::any_of(commands.begin(), commands.end(),
+                                 [&](CLI::App* sub) { return sub->get_name() == first; });
+  if (!first.empty() && first[0] != '-' && !known) {
     std::cerr << "embpriv: error: unknown command '" << argv[1]
-              << "'; valid: bounds, run, mechanisms (see embpriv --help)\n";
+              << "'; valid: bounds, run, merge, plot, info, mechanisms (see embpriv --help)\n";
     return 2;
   }
   try {
@@ -102,13 +129,30 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
       return run_bounds_job(bounds, registry, std::cout);
     }
     if (*run_cmd) {
-      const std::string text = read_file(config_path);
-      const std::string type = config_type(text, config_path);
-      EMBPRIV_CHECK(type == "bounds",
-                    config_path << ": unknown experiment type '" << type << "'; valid: bounds");
-      BoundsConfig config = parse_bounds_config(text, config_path);
-      if (run_threads > 0) config.threads = run_threads;
-      return run_bounds_job(config, registry, std::cout);
+      const ConfigDocument document = load_config_file(run.config_path);
+      if (config_type_name(document) == "bounds") {
+        return run_bounds_config(run.config_path, run.overrides, run.threads, registry);
+      }
+      run.shard = parse_shard(shard);
+      run.plot = !run_no_plot;
+      return run_experiment(run, default_experiment_registry(), registry, std::cout);
+    }
+    if (*merge_cmd) {
+      const ResultsTable merged = merge_results_files(merge_out, merge_inputs);
+      std::cout << "merged " << merge_inputs.size() << " files, " << merged.rows() << " rows, into "
+                << merge_out << " (complete: " << merged.attributes.at("complete") << ")\n";
+      return 0;
+    }
+    if (*plot_cmd) {
+      for (const std::string& file :
+           plot_results_file(results_path, default_experiment_registry(), registry)) {
+        std::cout << "plot: " << file << "\n";
+      }
+      return 0;
+    }
+    if (*info_cmd) {
+      print_results_info(results_path, std::cout);
+      return 0;
     }
     if (*mechanisms_cmd) {
       list_mechanisms(registry);

@@ -21,39 +21,56 @@ std::string quoted(const std::string& text) {
 
 }  // namespace
 
-void plot_png(const std::vector<PlotSpec>& panels, const std::string& path) {
+void plot_figure(const std::vector<PlotSpec>& panels, const std::string& path, PlotFormat format) {
   EMBPRIV_CHECK(!panels.empty(), "nothing to plot for " << path);
   const std::filesystem::path target(path);
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
   const std::string stem = path + ".tmp." + std::to_string(getpid());
-  const std::string data_path = stem + ".dat", script_path = stem + ".gp", png_path = stem + ".png";
+  const std::string data_path = stem + ".dat", script_path = stem + ".gp",
+                    image_path = stem + (format == PlotFormat::png ? ".png" : ".svg");
   {
     std::ofstream data(data_path);
     data.precision(10);
     for (const PlotSpec& panel : panels) {
       for (const PlotSeries& s : panel.series) {  // one gnuplot data block per series
-        for (std::size_t i = 0; i < s.x.size(); ++i) data << s.x[i] << ' ' << s.y[i] << '\n';
+        for (std::size_t i = 0; i < s.x.size(); ++i) {
+          data << s.x[i] << ' ' << s.y[i];
+          if (!s.y_error.empty()) data << ' ' << s.y_error[i];
+          data << '\n';
+        }
         data << "\n\n";
       }
     }
   }
   {
     std::ofstream script(script_path);
-    script << "set terminal pngcairo noenhanced size " << 650 * panels.size()
-           << ",600 font 'Sans,10'\n"
-           << "set output " << quoted(png_path) << "\n"
+    script << (format == PlotFormat::png ? "set terminal pngcairo noenhanced dashed size "
+                                         : "set terminal svg noenhanced dashed size ")
+           << 650 * panels.size() << ",600 font 'Sans,10'\n"
+           << "set output " << quoted(image_path) << "\n"
+           // Matplotlib's tab10 colors: distinct, and readable on white (gnuplot's 5th is yellow).
+           << "set linetype 1 lc rgb '#1f77b4'\nset linetype 2 lc rgb '#ff7f0e'\n"
+           << "set linetype 3 lc rgb '#2ca02c'\nset linetype 4 lc rgb '#d62728'\n"
+           << "set linetype 5 lc rgb '#9467bd'\nset linetype 6 lc rgb '#8c564b'\n"
+           << "set linetype 7 lc rgb '#e377c2'\nset linetype 8 lc rgb '#7f7f7f'\n"
+           << "set linetype 9 lc rgb '#bcbd22'\nset linetype 10 lc rgb '#17becf'\n"
+           << "set linetype cycle 10\n"
            << "set multiplot layout 1," << panels.size() << "\n";
     std::size_t block = 0;
     for (const PlotSpec& panel : panels) {
       script << "set title " << quoted(panel.title) << "\n"
              << "set xlabel " << quoted(panel.x_label) << "\nset ylabel "
              << quoted(panel.y_label) << "\nset grid\nset key top left Left reverse box\n"
-             << (panel.log_x ? "set logscale x\n" : "unset logscale x\n") << "plot ";
+             << (panel.log_x ? "set logscale x\n" : "unset logscale x\n")
+             << (panel.log_y ? "set logscale y\n" : "unset logscale y\n") << "plot ";
       for (std::size_t i = 0; i < panel.series.size(); ++i, ++block) {
         const PlotSeries& s = panel.series[i];
+        const bool bars = !s.y_error.empty();
+        const std::string style = bars ? (s.points ? "yerrorbars pt 7 ps 1.1" : "yerrorlines pt 7 ps 0.8 lw 2")
+                                       : (s.points ? "points pt 7 ps 1.1" : "lines lw 2");
         script << (i ? ", \\\n     " : "") << quoted(data_path) << " index " << block
-               << " using 1:2 with " << (s.points ? "points pt 7 ps 1.1" : "lines lw 2")
-               << " lt " << s.color << " title " << quoted(s.label);
+               << " using " << (bars ? "1:2:3" : "1:2") << " with " << style << " lt "
+               << s.color << (s.dashed ? " dt 2" : "") << " title " << quoted(s.label);
       }
       script << "\n";
     }
@@ -67,10 +84,10 @@ void plot_png(const std::vector<PlotSpec>& panels, const std::string& path) {
     std::getline(err, errors);
   }
   for (const auto& p : {data_path, script_path, stem + ".err"}) std::filesystem::remove(p);
-  EMBPRIV_CHECK(status == 0 && std::filesystem::exists(png_path),
+  EMBPRIV_CHECK(status == 0 && std::filesystem::exists(image_path),
                 "gnuplot failed to draw " << path << " (is gnuplot installed? scripts/setup.sh "
                                           << "installs it): " << errors);
-  std::filesystem::rename(png_path, path);
+  std::filesystem::rename(image_path, path);
 }
 
 }  // namespace embpriv

@@ -1,6 +1,7 @@
 #include "experiments/provenance.h"
 
 #include <array>
+#include <ctime>
 #include <cstdio>
 #include <memory>
 
@@ -26,6 +27,17 @@ std::string git_commit() {
   if (!is_sha) return "unknown";  // not a git checkout, or no commit yet
   const std::string changes = run_command(git + "status --porcelain --untracked-files=no 2>/dev/null");
   return changes.empty() ? sha : sha + "-dirty";
+}
+
+std::string embpriv_version() { return "0.1.0"; }
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
 }
 
 }  // namespace embpriv

@@ -17,12 +17,12 @@ double log_uniform(Rng& rng, double lo, double hi) {
 }  // namespace
 
 at::Tensor random_directions(std::int64_t n, std::int64_t d, double norm_lo, double norm_hi,
-                             std::uint64_t seed) {
+                             std::uint64_t seed, std::int64_t first_row) {
   at::Tensor x = at::empty({n, d}, at::kFloat);
   float* data = x.data_ptr<float>();
   std::vector<double> v(static_cast<std::size_t>(d));
   for (std::int64_t i = 0; i < n; ++i) {
-    Rng rng(seed, static_cast<std::uint64_t>(i));
+    Rng rng(seed, static_cast<std::uint64_t>(first_row + i));
     double squared = 0;
     for (auto& value : v) {
       value = rng.normal();

@@ -6,9 +6,10 @@
 
 namespace embpriv {
 
-// x [n, d]: directions uniform on S^{d-1}, norms log-uniform in [norm_lo, norm_hi].
+// x [n, d]: directions uniform on S^{d-1}, norms log-uniform in [norm_lo, norm_hi]. Row i is
+// drawn from Rng(seed, first_row + i) alone, so a large batch can be made in chunks.
 at::Tensor random_directions(std::int64_t n, std::int64_t d, double norm_lo, double norm_hi,
-                             std::uint64_t seed);
+                             std::uint64_t seed, std::int64_t first_row = 0);
 
 // A partner for every row of x: same-size batch whose row i has a cosine with x_i drawn
 // uniformly from [cos_lo, cos_hi] and its own random norm in [norm_lo, norm_hi], so that

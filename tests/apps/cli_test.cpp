@@ -65,7 +65,7 @@ TEST_CASE("bad input gives one error line and exit code 2", "[apps]") {
       {"run " + (dir / "bad_eps.yaml").string(), "epsilon must be finite and > 0, got -2"},
       {"run " + (dir / "bad_type.yaml").string(), "unknown experiment type 'inversion'"},
       {"bounds --samples lots", "--samples"},
-      {"frobnicate", "unknown command 'frobnicate'; valid: bounds, run, mechanisms"},
+      {"frobnicate", "unknown command 'frobnicate'; valid: bounds, run, merge, plot, info, mechanisms"},
   };
   for (const auto& [args, message] : cases) {
     INFO(args);

@@ -1,0 +1,36 @@
+#include "experiments/experiment_type.h"
+
+#include "core/error.h"
+#include "experiments/perturbation_experiment.h"
+
+namespace embpriv {
+
+void ExperimentRegistry::add(std::unique_ptr<ExperimentType> type) {
+  types_.push_back(std::move(type));
+}
+
+const ExperimentType& ExperimentRegistry::find(const std::string& name) const {
+  for (const auto& type : types_) {
+    if (type->name() == name) return *type;
+  }
+  std::string valid = "bounds";  // run by its own job (experiments/bounds_job.h)
+  for (const auto& type : types_) valid += ", " + type->name();
+  throw Error("unknown experiment type '" + name + "'; valid: " + valid);
+}
+
+std::vector<std::string> ExperimentRegistry::names() const {
+  std::vector<std::string> names;
+  for (const auto& type : types_) names.push_back(type->name());
+  return names;
+}
+
+const ExperimentRegistry& default_experiment_registry() {
+  static const ExperimentRegistry registry = [] {
+    ExperimentRegistry r;
+    r.add(make_perturbation_experiment());
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace embpriv

@@ -1,0 +1,150 @@
+#include "experiments/standard_plots.h"
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace embpriv {
+namespace {
+
+// A column's value at row i as a number (string columns are not numbers).
+double number_at(const Column& column, std::size_t i) {
+  if (const auto* v = std::get_if<std::vector<double>>(&column.values)) return (*v)[i];
+  if (const auto* v = std::get_if<std::vector<std::int64_t>>(&column.values)) {
+    return static_cast<double>((*v)[i]);
+  }
+  throw Error("column '" + column.name + "' holds text, not numbers: it cannot be an axis");
+}
+
+std::string text_at(const Column& column, std::size_t i) {
+  if (const auto* v = std::get_if<std::vector<std::string>>(&column.values)) return (*v)[i];
+  std::ostringstream out;
+  out << number_at(column, i);
+  return out.str();
+}
+
+// "mechanism={name: vmf, beta: 1}" reads better as "vmf, beta: 1"; other keys as "key=value".
+std::string group_label(const std::string& column, const std::string& value) {
+  if (value.size() < 2 || value.front() != '{' || value.back() != '}') return column + "=" + value;
+  std::string inner = value.substr(1, value.size() - 2);
+  if (inner.rfind("name: ", 0) == 0) inner = inner.substr(6);
+  return inner;
+}
+
+struct Cell {
+  std::vector<double> y, stderr_y, theory;
+};
+
+double mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x;
+  return sum / static_cast<double>(v.size());
+}
+
+// Standard error of the mean over the seeds of one point.
+double standard_error(const std::vector<double>& v) {
+  const double m = mean(v);
+  double squares = 0;
+  for (double x : v) squares += (x - m) * (x - m);
+  return std::sqrt(squares / static_cast<double>(v.size() - 1) / static_cast<double>(v.size()));
+}
+
+}  // namespace
+
+std::string missing_plot_columns(const ResultsTable& table, const PlotRequest& request) {
+  std::vector<std::string> wanted = {request.x, request.y};
+  wanted.insert(wanted.end(), request.group_by.begin(), request.group_by.end());
+  if (!request.theory.empty()) wanted.push_back(request.theory);
+  for (const std::string& name : wanted) {
+    if (table.has_column(name)) continue;
+    std::string columns;
+    for (const Column& c : table.columns) columns += (columns.empty() ? "" : ", ") + c.name;
+    return "plot '" + (request.name.empty() ? request.y : request.name) +
+           "': the table has no column '" + name + "' (columns: " + columns + ")";
+  }
+  return "";
+}
+
+std::vector<PlotSeries> aggregate_series(const ResultsTable& table, const PlotRequest& request) {
+  const std::string missing = missing_plot_columns(table, request);
+  EMBPRIV_CHECK(missing.empty(), missing);
+  const Column& x = table.column(request.x);
+  const Column& y = table.column(request.y);
+  const Column* status = table.has_column("status") ? &table.column("status") : nullptr;
+  const Column* y_stderr = table.has_column(request.y + "_stderr") ? &table.column(request.y + "_stderr") : nullptr;
+  const Column* theory = request.theory.empty() ? nullptr : &table.column(request.theory);
+  std::map<std::string, std::map<double, Cell>> groups;
+  for (std::size_t i = 0; i < table.rows(); ++i) {
+    if (status && text_at(*status, i) != "ok") continue;
+    std::string label;
+    for (const std::string& g : request.group_by) {
+      label += (label.empty() ? "" : ", ") + group_label(g, text_at(table.column(g), i));
+    }
+    const double xi = number_at(x, i), yi = number_at(y, i);
+    if (!std::isfinite(xi) || (request.log_x && xi <= 0)) continue;
+    Cell& cell = groups[label][xi];
+    if (std::isfinite(yi) && !(request.log_y && yi <= 0)) {
+      cell.y.push_back(yi);
+      if (y_stderr) cell.stderr_y.push_back(number_at(*y_stderr, i));
+    }
+    if (theory && std::isfinite(number_at(*theory, i))) cell.theory.push_back(number_at(*theory, i));
+  }
+  std::vector<PlotSeries> series;
+  int color = 1;
+  for (const auto& [label, cells] : groups) {
+    PlotSeries measured{label.empty() ? request.y : label, {}, {}, {}, false, false, color};
+    PlotSeries expected{(label.empty() ? "" : label + " ") + "theory", {}, {}, {}, false, true, color};
+    bool bars = false;
+    for (const auto& [xi, cell] : cells) {
+      if (!cell.y.empty()) {
+        measured.x.push_back(xi);
+        measured.y.push_back(mean(cell.y));
+        double bar = 0;
+        if (cell.y.size() >= 2) {
+          bar = standard_error(cell.y);
+        } else if (!cell.stderr_y.empty() && std::isfinite(cell.stderr_y[0])) {
+          bar = cell.stderr_y[0];
+        }
+        bars |= bar > 0;
+        measured.y_error.push_back(bar);
+      }
+      if (!cell.theory.empty()) {
+        expected.x.push_back(xi);
+        expected.y.push_back(mean(cell.theory));
+      }
+    }
+    if (!bars) measured.y_error.clear();
+    if (!measured.x.empty()) series.push_back(std::move(measured));
+    if (!expected.x.empty()) series.push_back(std::move(expected));
+    ++color;
+  }
+  return series;
+}
+
+std::vector<std::string> render_plots(const ResultsTable& table,
+                                      const std::vector<PlotRequest>& requests,
+                                      const std::string& stem) {
+  std::vector<std::string> written;
+  for (const PlotRequest& request : requests) {
+    PlotSpec panel;
+    panel.title = request.title.empty() ? request.y + " vs " + request.x : request.title;
+    panel.x_label = request.x;
+    panel.y_label = request.y;
+    panel.log_x = request.log_x;
+    panel.log_y = request.log_y;
+    panel.series = aggregate_series(table, request);
+    EMBPRIV_CHECK(!panel.series.empty(),
+                  "plot '" << request.name << "': no ok rows with finite " << request.y << " to draw");
+    for (const auto& [format, extension] :
+         {std::pair{PlotFormat::png, ".png"}, std::pair{PlotFormat::svg, ".svg"}}) {
+      const std::string path = stem + "." + request.name + extension;
+      plot_figure({panel}, path, format);
+      written.push_back(path);
+    }
+  }
+  return written;
+}
+
+}  // namespace embpriv

@@ -1,0 +1,37 @@
+#pragma once
+// The figures `embpriv plot` and `embpriv run` draw from a results table: metric y against a
+// parameter x, one line per group, error bars over seeds, and the theory curve where there is
+// one. Each request becomes STEM.NAME.png and STEM.NAME.svg (written atomically).
+#include <string>
+#include <vector>
+
+#include "experiments/plot.h"
+#include "experiments/results_table.h"
+
+namespace embpriv {
+
+struct PlotRequest {
+  std::string name;                   // file name part: STEM.NAME.png / .svg
+  std::string x, y;                   // column names of the table (x numeric, y double)
+  std::vector<std::string> group_by;  // one line per distinct combination of these columns
+  std::string theory;                 // optional double column, drawn dashed per group
+  bool log_x = false, log_y = false;
+  std::string title;                  // empty: "y vs x"
+};
+
+// The columns a request names that the table lacks, as one message ("" when all are there).
+std::string missing_plot_columns(const ResultsTable& table, const PlotRequest& request);
+
+// The lines of one request, as render_plots draws them (measured per group, with error bars;
+// then the group's theory, dashed, in the same color).
+std::vector<PlotSeries> aggregate_series(const ResultsTable& table, const PlotRequest& request);
+
+// Renders every request; rows whose "status" column is not "ok" are left out. Rows sharing the
+// group and x (the seeds of a point) are averaged; the error bar is the standard error over
+// them when there are two or more, else the row's "<y>_stderr" column when the table has one.
+// Returns the files written. Throws embpriv::Error naming a missing column or a gnuplot failure.
+std::vector<std::string> render_plots(const ResultsTable& table,
+                                      const std::vector<PlotRequest>& requests,
+                                      const std::string& stem);
+
+}  // namespace embpriv

@@ -1,0 +1,56 @@
+#pragma once
+// The grid of a sweep: the cartesian product of the `sweep:` lists (a `zip:` group varies its
+// keys together, as one axis), times the seeds. Every row of the grid has a fixed index and an
+// identity that depends only on its parameter values, so its random draws do not depend on the
+// order of the sweep, on sharding, or on which other values the lists hold.
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace embpriv {
+
+struct SweepAxis {
+  std::vector<std::string> paths;             // one key, or the keys of a zip group
+  std::vector<std::vector<YAML::Node>> steps;  // steps[i][k]: the value of paths[k] at step i
+};
+
+struct Assignment {
+  std::string path;
+  YAML::Node value;
+};
+
+struct GridPoint {
+  std::int64_t row = 0;        // index in the full grid: point index * seeds + replicate
+  std::int64_t replicate = 0;  // 0 .. seeds-1
+  std::uint64_t seed = 0;      // the replicate's run seed: config seed + replicate
+  std::vector<Assignment> assignment;  // the swept values, in sweep order
+  std::string key;             // canonical "path=value; ..." of the assignment
+  std::uint64_t point_id = 0;  // hash of key: the "point" of derive_seed()
+};
+
+// The axes of a (checked) sweep block, in the order they are written.
+std::vector<SweepAxis> read_sweep_axes(const YAML::Node& sweep);
+// Every swept key, in axis order.
+std::vector<std::string> swept_paths(const std::vector<SweepAxis>& axes);
+// The full grid: the last axis varies fastest, the replicate fastest of all.
+std::vector<GridPoint> expand_grid(const std::vector<SweepAxis>& axes, std::uint64_t seed,
+                                   std::int64_t seeds);
+// A point's config: base (defaults + document, without `sweep`) with the point's values set;
+// whole maps first, then the keys inside them (so `mechanism` then `mechanism.epsilon`).
+YAML::Node resolve_point(const YAML::Node& base, const GridPoint& point);
+
+// Which 1/N of the rows shard i (1-based) of N runs: rows with row % N == i - 1.
+struct Shard {
+  std::int64_t index = 1, count = 1;
+  bool contains(std::int64_t row) const { return row % count == index - 1; }
+  std::string describe() const;
+};
+// Parses "i/N" (1 <= i <= N); throws embpriv::Error naming the problem.
+Shard parse_shard(const std::string& text);
+
+// 64-bit FNV-1a of a string (the identity of a point, the hash of a config).
+std::uint64_t fnv1a64(const std::string& text);
+
+}  // namespace embpriv

@@ -1,0 +1,157 @@
+// `embpriv run`, `merge`, `info` and `plot` as a user runs them: the real binary, killed with
+// SIGKILL in the middle of a sweep and resumed, must give the table of an uninterrupted run.
+#include "tests/catch.h"
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+#include "experiments/results_table.h"
+#include "tests/test_tables.h"
+
+using namespace embpriv;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+  int code;
+  std::string output;  // stdout and stderr
+};
+
+Outcome run_binary(const std::string& args) {
+  const std::string command = std::string(EMBPRIV_BINARY) + " " + args + " 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
+  std::string text;
+  char buffer[512];
+  while (fgets(buffer, sizeof buffer, pipe.get())) text += buffer;
+  const int status = pclose(pipe.release());
+  return {WEXITSTATUS(status), text};
+}
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("embpriv_run_test_" + std::to_string(getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+// 3 mechanisms x 6 epsilons x 3 seeds; each row takes a few tens of milliseconds.
+const char* kSweep = R"(type: perturbation
+seeds: 3
+data: {dim: 256, samples: 3000}
+mechanism: {name: vmf_tangent, epsilon: 1, beta: 1}
+sweep:
+  mechanism:
+    - {name: vmf_tangent, beta: 1}
+    - {name: vmf, beta: 1}
+    - {name: gaussian, clip_norm: 1}
+  mechanism.epsilon: [0.25, 0.5, 1, 2, 4, 8]
+)";
+
+}  // namespace
+
+TEST_CASE("a sweep killed with SIGKILL resumes to the uninterrupted table", "[apps][engine]") {
+  TempDir dir;
+  std::ofstream(dir / "sweep.yaml") << kSweep;
+  const std::string config = dir / "sweep.yaml";
+  REQUIRE(run_binary("run " + config + " --out " + (dir / "whole.h5") + " --no-plot -q").code == 0);
+  const ResultsTable whole = read_results_h5(dir / "whole.h5");
+  REQUIRE(whole.rows() == 54);
+
+  const std::string killed = dir / "killed.h5";
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    execl(EMBPRIV_BINARY, EMBPRIV_BINARY, "run", config.c_str(), "--out", killed.c_str(),
+          "--no-plot", "--threads", "1", "--save-every", "0", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Kill it once the first save is on disk, well before the end.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!fs::exists(killed) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  REQUIRE(WIFSIGNALED(status));
+  const ResultsTable partial = read_results_h5(killed);
+  INFO("rows on disk at the kill: " << partial.rows());
+  CHECK(partial.rows() > 0);
+  CHECK(partial.rows() < 54);
+  CHECK(partial.attributes.at("complete") == "false");
+
+  const Outcome resumed = run_binary("run " + config + " --out " + killed + " --resume --no-plot");
+  CHECK(resumed.code == 0);
+  CHECK_THAT(resumed.output, Contains("resuming") && Contains("54 of 54 rows"));
+  CHECK(table_difference(read_results_h5(killed), whole) == "");
+}
+
+TEST_CASE("run, info, merge and plot from the command line", "[apps][engine]") {
+  TempDir dir;
+  std::ofstream(dir / "sweep.yaml") << kSweep;
+  const std::string config = dir / "sweep.yaml";
+  const std::string small = " data.samples=200 data.dim=16";
+  const Outcome dry = run_binary("run " + config + small + " --dry-run");
+  CHECK(dry.code == 0);
+  CHECK_THAT(dry.output, Contains("grid: 18 points x 3 seeds = 54 rows") &&
+                             Contains("estimated time"));
+  CHECK(!fs::exists(dir / "results"));
+  for (const char* shard : {"1/2", "2/2"}) {
+    const std::string out = dir / (std::string("part") + shard[0] + ".h5");
+    REQUIRE(run_binary("run " + config + small + " --shard " + shard + " --out " + out + " -q").code == 0);
+  }
+  const Outcome merged = run_binary("merge " + (dir / "all.h5") + " " + (dir / "part1.h5") + " " +
+                                    (dir / "part2.h5"));
+  CHECK(merged.code == 0);
+  CHECK_THAT(merged.output, Contains("54 rows") && Contains("complete: true"));
+  const Outcome info = run_binary("info " + (dir / "all.h5"));
+  CHECK(info.code == 0);
+  CHECK_THAT(info.output, Contains("perturbation") && Contains("54 ok, 0 failed") &&
+                              Contains("mechanism.epsilon") && Contains("mean_cosine"));
+  const Outcome plot = run_binary("plot " + (dir / "all.h5"));
+  CHECK(plot.code == 0);
+  CHECK(fs::exists(dir / "all.cosine.png"));
+  CHECK(fs::exists(dir / "all.cosine.svg"));
+  CHECK(fs::exists(dir / "all.norm_ratio.png"));
+
+  // Bad input: one line, exit 2.
+  std::ofstream(dir / "empty_list.yaml") << "type: perturbation\nsweep:\n  mechanism.epsilon: []\n";
+  std::ofstream(dir / "bad_eps.yaml") << "type: perturbation\nmechanism: {name: vmf, epsilon: -2}\n";
+  std::ofstream(dir / "unknown.yaml") << "type: perturbation\nmechanismm: {name: vmf}\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"run " + (dir / "empty_list.yaml"), "line 3: sweep.mechanism.epsilon must be a non-empty list"},
+      {"run " + (dir / "bad_eps.yaml"), "line 2: mechanism: epsilon must be finite and > 0, got -2"},
+      {"run " + (dir / "unknown.yaml"), "line 2: unknown key 'mechanismm'; valid:"},
+      {"run " + (dir / "missing.yaml"), "cannot read config file"},
+      {"run " + config + " --shard 3/2", "--shard i/N needs 1 <= i <= N"},
+      {"run " + config + small + " --out " + (dir / "all.h5"), "exists; pass --resume"},
+      {"info " + (dir / "nothing.h5"), "no such results file"},
+      {"merge " + (dir / "x.h5") + " " + (dir / "part1.h5") + " " + (dir / "part1.h5"), "is in both"},
+  };
+  for (const auto& [args, message] : cases) {
+    INFO(args);
+    const Outcome outcome = run_binary(args);
+    CHECK(outcome.code == 2);
+    CHECK_THAT(outcome.output, Contains("embpriv: error: ") && Contains(message));
+    CHECK(std::count(outcome.output.begin(), outcome.output.end(), '\n') == 1);
+  }
+  // A truncated results file is named as such.
+  fs::copy_file(dir / "all.h5", dir / "truncated.h5");
+  fs::resize_file(dir / "truncated.h5", fs::file_size(dir / "truncated.h5") / 2);
+  const Outcome truncated = run_binary("info " + (dir / "truncated.h5"));
+  CHECK(truncated.code == 2);
+  CHECK_THAT(truncated.output, Contains("truncated or corrupt"));
+}
