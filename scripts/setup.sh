@@ -10,9 +10,11 @@ packages=(
   libeigen3-dev libboost-math-dev libhdf5-dev hdf5-tools libyaml-cpp-dev
   catch2 libcli11-dev nlohmann-json3-dev
   gnuplot-nox
+  # notebooks/ (executed by the tests): Debian's Python, Jupyter's nbconvert and kernel
+  jupyter-nbconvert python3-ipykernel python3-pandas python3-matplotlib python3-h5py python3-numpy
 )
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3-torch python3-numpy python3-h5py)
+  packages+=(python3-torch)
 fi
 
 missing=()
