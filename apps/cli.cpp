@@ -71,8 +71,11 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
   RunOptions run;
   std::string shard = "1/1";
   bool run_no_plot = false;
+  std::string types = "bounds";
+  for (const std::string& name : default_experiment_registry().names()) types += ", " + name;
   CLI::App* run_cmd = app.add_subcommand(
-      "run", "Run the experiment (or sweep) a YAML config describes, into an HDF5 file and plots");
+      "run", "Run the experiment (or sweep) a YAML config describes, into an HDF5 file and plots "
+             "(types: " + types + "; docs/experiments.md)");
   run_cmd->add_option("config", run.config_path, "YAML config (e.g. configs/paper/vmf_cosine_table.yaml)")
       ->required();
   run_cmd->add_option("overrides", run.overrides,

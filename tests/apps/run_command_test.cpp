@@ -99,6 +99,46 @@ TEST_CASE("a sweep killed with SIGKILL resumes to the uninterrupted table", "[ap
   CHECK(table_difference(read_results_h5(killed), whole) == "");
 }
 
+TEST_CASE("SIGINT stops a sweep after the current row with a resumable file", "[apps][engine]") {
+  TempDir dir;
+  std::ofstream(dir / "sweep.yaml") << kSweep;
+  const std::string config = dir / "sweep.yaml";
+  const std::string out = dir / "interrupted.h5";
+  int from_child[2];
+  REQUIRE(pipe(from_child) == 0);
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    dup2(from_child[1], 1);
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 2);
+    execl(EMBPRIV_BINARY, EMBPRIV_BINARY, "run", config.c_str(), "--out", out.c_str(), "--no-plot",
+          "--threads", "1", "--save-every", "0", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(from_child[1]);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!fs::exists(out) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(child, SIGINT);
+  std::string printed;
+  char buffer[256];
+  for (ssize_t n; (n = read(from_child[0], buffer, sizeof buffer)) > 0;) printed.append(buffer, n);
+  close(from_child[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  CHECK_THAT(printed, Contains("interrupted by signal 2") && Contains("--resume"));
+  const ResultsTable partial = read_results_h5(out);
+  CHECK(partial.rows() > 0);
+  CHECK(partial.rows() < 54);
+  CHECK(partial.attributes.at("complete") == "false");
+  CHECK(run_binary("run " + config + " --out " + out + " --resume --no-plot -q").code == 0);
+  CHECK(read_results_h5(out).rows() == 54);
+}
+
 TEST_CASE("run, info, merge and plot from the command line", "[apps][engine]") {
   TempDir dir;
   std::ofstream(dir / "sweep.yaml") << kSweep;
