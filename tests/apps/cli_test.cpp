@@ -11,6 +11,7 @@
 #include "apps/cli.h"
 #include "experiments/results_table.h"
 #include "mechanisms/vmf_tangent.h"
+#include "tests/test_binary.h"
 
 using namespace embpriv;
 namespace fs = std::filesystem;
@@ -24,21 +25,8 @@ int run(std::vector<std::string> args, const MechanismRegistry& registry) {
   return run_cli(static_cast<int>(argv.size()), argv.data(), registry);
 }
 
-struct Outcome {
-  int code;
-  std::string stderr_text;
-};
-
-// Runs the real binary; returns its exit code and what it printed on stderr.
-Outcome run_binary(const std::string& args) {
-  const std::string command = std::string(EMBPRIV_BINARY) + " " + args + " 2>&1 >/dev/null";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  std::string text;
-  char buffer[512];
-  while (fgets(buffer, sizeof buffer, pipe.get())) text += buffer;
-  const int status = pclose(pipe.release());
-  return {WEXITSTATUS(status), text};
-}
+// What the binary prints on stderr (these tests read the error lines).
+Outcome run_errors(const std::string& args) { return run_binary(args, Capture::errors); }
 
 fs::path temp_dir() {
   fs::path dir = fs::temp_directory_path() / ("embpriv_cli_test_" + std::to_string(getpid()));
@@ -69,14 +57,14 @@ TEST_CASE("bad input gives one error line and exit code 2", "[apps]") {
   };
   for (const auto& [args, message] : cases) {
     INFO(args);
-    const Outcome outcome = run_binary(args);
+    const Outcome outcome = run_errors(args);
     CHECK(outcome.code == 2);
-    CHECK_THAT(outcome.stderr_text, Catch::Matchers::Contains(message));
+    CHECK_THAT(outcome.output, Catch::Matchers::Contains(message));
   }
   // Errors of the embpriv kind are exactly one line.
-  const Outcome one = run_binary("run " + (dir / "bad_eps.yaml").string());
-  CHECK(std::count(one.stderr_text.begin(), one.stderr_text.end(), '\n') == 1);
-  CHECK(one.stderr_text.rfind("embpriv: error: ", 0) == 0);
+  const Outcome one = run_errors("run " + (dir / "bad_eps.yaml").string());
+  CHECK(std::count(one.output.begin(), one.output.end(), '\n') == 1);
+  CHECK(one.output.rfind("embpriv: error: ", 0) == 0);
   fs::remove_all(dir);
 }
 
@@ -102,8 +90,8 @@ TEST_CASE("bounds exits 0 on the real mechanisms and 1 on a wrong formula", "[ap
 TEST_CASE("same seed gives byte-identical /table values with 1 and 2 threads", "[apps][bounds]") {
   const fs::path dir = temp_dir();
   const std::string base = std::string(kSmall) + " --seed 3 --out ";
-  REQUIRE(run_binary(base + (dir / "t1.h5").string() + " --threads 1").code == 0);
-  REQUIRE(run_binary(base + (dir / "t2.h5").string() + " --threads 2").code == 0);
+  REQUIRE(run_errors(base + (dir / "t1.h5").string() + " --threads 1").code == 0);
+  REQUIRE(run_errors(base + (dir / "t2.h5").string() + " --threads 2").code == 0);
   const ResultsTable a = read_results_h5((dir / "t1.h5").string());
   const ResultsTable b = read_results_h5((dir / "t2.h5").string());
   REQUIRE(a.columns.size() == b.columns.size());

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "experiments/results_table.h"
+#include "tests/test_binary.h"
 #include "tests/test_tables.h"
 
 using namespace embpriv;
@@ -21,21 +22,6 @@ using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Outcome {
-  int code;
-  std::string output;  // stdout and stderr
-};
-
-Outcome run_binary(const std::string& args) {
-  const std::string command = std::string(EMBPRIV_BINARY) + " " + args + " 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  std::string text;
-  char buffer[512];
-  while (fgets(buffer, sizeof buffer, pipe.get())) text += buffer;
-  const int status = pclose(pipe.release());
-  return {WEXITSTATUS(status), text};
-}
 
 struct TempDir {
   fs::path path = fs::temp_directory_path() / ("embpriv_run_test_" + std::to_string(getpid()));
