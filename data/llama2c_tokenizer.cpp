@@ -1,0 +1,121 @@
+#include "data/llama2c_tokenizer.h"
+
+#include <cstdio>
+#include <fstream>
+
+#include "core/error.h"
+
+namespace embpriv {
+
+Llama2cTokenizer Llama2cTokenizer::load(const std::string& path, std::int64_t vocab_size) {
+  std::ifstream in(path, std::ios::binary);
+  EMBPRIV_CHECK(in, "cannot read llama2.c tokenizer '" << path << "'");
+  EMBPRIV_CHECK(vocab_size > 3, "tokenizer vocab_size must be > 3, got " << vocab_size);
+  std::int32_t max_length = 0;
+  in.read(reinterpret_cast<char*>(&max_length), 4);
+  EMBPRIV_CHECK(in && max_length > 0 && max_length < (1 << 16),
+                path << ": not a llama2.c tokenizer (max_token_length " << max_length << ")");
+  Llama2cTokenizer t;
+  for (std::int64_t id = 0; id < vocab_size; ++id) {
+    float score = 0;
+    std::int32_t length = 0;
+    in.read(reinterpret_cast<char*>(&score), 4);
+    in.read(reinterpret_cast<char*>(&length), 4);
+    EMBPRIV_CHECK(in, path << " is truncated: it ends at token " << id << " of " << vocab_size);
+    EMBPRIV_CHECK(length >= 0 && length <= max_length,
+                  path << ": token " << id << " has length " << length << " (max " << max_length << ")");
+    std::string piece(static_cast<std::size_t>(length), '\0');
+    in.read(piece.data(), length);
+    EMBPRIV_CHECK(in, path << " is truncated: it ends inside token " << id);
+    t.ids_.emplace(piece, id);  // the first id of a piece wins, as run.c's sorted lookup
+    t.pieces_.push_back(std::move(piece));
+    t.scores_.push_back(score);
+  }
+  return t;
+}
+
+const std::string& Llama2cTokenizer::piece(std::int64_t id) const {
+  EMBPRIV_CHECK(id >= 0 && id < size(), "token id " << id << " is outside [0, " << size() << ")");
+  return pieces_[static_cast<std::size_t>(id)];
+}
+
+std::vector<std::int64_t> Llama2cTokenizer::encode(const std::string& text, bool bos, bool eos) const {
+  std::vector<std::int64_t> tokens;
+  if (bos) tokens.push_back(kBos);
+  auto lookup = [&](const std::string& s) {
+    const auto found = ids_.find(s);
+    return found == ids_.end() ? std::int64_t{-1} : found->second;
+  };
+  std::vector<std::int64_t> body;
+  if (!text.empty()) {
+    const std::int64_t space = lookup(" ");
+    EMBPRIV_CHECK(space >= 0, "the tokenizer has no ' ' piece for the dummy prefix");
+    body.push_back(space);
+  }
+  // UTF-8 characters: a lead byte and its continuation bytes (10xxxxxx), at most 4 bytes.
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t length = 1;
+    while (i + length < text.size() && length < 4 &&
+           (static_cast<unsigned char>(text[i + length]) & 0xC0) == 0x80) {
+      ++length;
+    }
+    const std::string character = text.substr(i, length);
+    const std::int64_t id = lookup(character);
+    if (id >= 0) {
+      body.push_back(id);
+    } else {  // byte fallback: <0x00>..<0xFF> are ids 3..258
+      for (unsigned char byte : character) body.push_back(static_cast<std::int64_t>(byte) + 3);
+    }
+    i += length;
+  }
+  // Merge the adjacent pair whose concatenation is the piece of highest score, until none is.
+  while (true) {
+    float best_score = -1e10f;
+    std::int64_t best_id = -1;
+    std::size_t best_at = 0;
+    for (std::size_t i = 0; i + 1 < body.size(); ++i) {
+      const std::int64_t id = lookup(pieces_[body[i]] + pieces_[body[i + 1]]);
+      if (id >= 0 && scores_[id] > best_score) {
+        best_score = scores_[id];
+        best_id = id;
+        best_at = i;
+      }
+    }
+    if (best_id < 0) break;
+    body[best_at] = best_id;
+    body.erase(body.begin() + static_cast<std::ptrdiff_t>(best_at) + 1);
+  }
+  tokens.insert(tokens.end(), body.begin(), body.end());
+  if (eos) tokens.push_back(kEos);
+  return tokens;
+}
+
+std::string Llama2cTokenizer::piece_text(std::int64_t id) const {
+  const std::string& p = piece(id);
+  unsigned int byte = 0;
+  if (p.size() == 6 && std::sscanf(p.c_str(), "<0x%02X>", &byte) == 1) {
+    return std::string(1, static_cast<char>(byte));
+  }
+  return p;
+}
+
+std::string Llama2cTokenizer::decode_pieces(const std::vector<std::int64_t>& ids) const {
+  std::string text;
+  for (std::int64_t id : ids) {
+    if (!is_special(id)) text += piece_text(id);
+  }
+  return text;
+}
+
+std::string Llama2cTokenizer::decode(const std::vector<std::int64_t>& ids) const {
+  std::string text;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (is_special(ids[i])) continue;
+    std::string p = piece_text(ids[i]);
+    if (i > 0 && ids[i - 1] == kBos && !p.empty() && p[0] == ' ') p.erase(0, 1);
+    text += p;
+  }
+  return text;
+}
+
+}  // namespace embpriv

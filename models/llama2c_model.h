@@ -1,0 +1,37 @@
+#pragma once
+// The llama2.c language model (LLaMA architecture: RMSNorm, rotary position embeddings,
+// grouped-query attention, SwiGLU feed-forward, a classifier shared with the token embedding)
+// as a LibTorch forward pass that starts from INPUT EMBEDDINGS, so perturbed embeddings can be
+// fed in: the split-inference hook of the vMF paper (sec. 8). Follows Karpathy's run.c.
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "models/llama2c_checkpoint.h"
+
+namespace embpriv {
+
+class Llama2cModel {
+ public:
+  explicit Llama2cModel(Llama2cWeights weights);
+  const Llama2cConfig& config() const { return w_.config; }
+  // The token-embedding matrix [vocab, dim] (the table an attacker knows).
+  const at::Tensor& embedding_table() const { return w_.token_embedding; }
+
+  // Input embeddings of token ids [T] or [B, T]: [.., dim].
+  at::Tensor embed(const at::Tensor& ids) const;
+  // Next-token logits at every position, [T, vocab] or [B, T, vocab], from input embeddings
+  // [T, dim] or [B, T, dim] (float32; causal; T <= seq_len).
+  at::Tensor forward_embeddings(const at::Tensor& embeddings) const;
+  at::Tensor forward_ids(const at::Tensor& ids) const { return forward_embeddings(embed(ids)); }
+  // The prompt followed by new_tokens greedily chosen tokens (argmax, ties to the lowest id).
+  std::vector<std::int64_t> generate_greedy(std::vector<std::int64_t> prompt,
+                                            std::int64_t new_tokens) const;
+
+ private:
+  at::Tensor rope(const at::Tensor& x, std::int64_t heads) const;
+  Llama2cWeights w_;
+};
+
+}  // namespace embpriv
