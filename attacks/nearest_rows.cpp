@@ -1,0 +1,79 @@
+#include "attacks/nearest_rows.h"
+
+#include <ATen/ATen.h>
+
+#include <limits>
+
+#include "core/error.h"
+
+namespace embpriv {
+
+KnnMetric parse_knn_metric(std::string_view name) {
+  if (name == "cosine") return KnnMetric::cosine;
+  if (name == "l2") return KnnMetric::l2;
+  throw Error("knn metric must be cosine or l2, got '" + std::string(name) + "'");
+}
+
+Neighbours nearest_rows(const at::Tensor& queries, const at::Tensor& table, const KnnOptions& options) {
+  EMBPRIV_CHECK(queries.dim() == 2 && table.dim() == 2 && queries.size(1) == table.size(1),
+                "knn: queries must be [N, d] and the table [V, d] with the same d, got "
+                    << queries.sizes() << " and " << table.sizes());
+  EMBPRIV_CHECK(options.query_chunk > 0 && options.table_chunk > 0, "knn: chunk sizes must be > 0");
+  const std::int64_t V = table.size(0);
+  std::int64_t usable = V;
+  at::Tensor excluded;
+  if (options.excluded.defined()) {
+    EMBPRIV_CHECK(options.excluded.dim() == 1 && options.excluded.size(0) == V,
+                  "knn: the excluded mask must have shape [" << V << "]");
+    excluded = options.excluded.to(table.device(), at::kBool);
+    usable -= excluded.sum().item<std::int64_t>();
+  }
+  EMBPRIV_CHECK(options.k >= 1 && options.k <= usable,
+                "knn: k must be in [1, " << usable << "] (the usable table rows), got " << options.k);
+  EMBPRIV_CHECK(at::isfinite(queries).all().item<bool>(), "knn: the queries hold NaN or Inf");
+  const at::Tensor q_all = queries.to(table.device(), at::kFloat);
+  at::Tensor t_all = table.to(at::kFloat);
+  at::Tensor t_squared;  // ||t||^2 per row, for l2
+  if (options.metric == KnnMetric::cosine) {
+    t_all = t_all / t_all.norm(2, 1, true).clamp_min(1e-12);
+  } else {
+    t_squared = t_all.pow(2).sum(1);
+  }
+  const float minus_infinity = -std::numeric_limits<float>::infinity();
+  std::vector<at::Tensor> indices, scores;
+  for (std::int64_t q0 = 0; q0 < q_all.size(0); q0 += options.query_chunk) {
+    at::Tensor q = q_all.narrow(0, q0, std::min(options.query_chunk, q_all.size(0) - q0));
+    if (options.metric == KnnMetric::cosine) q = q / q.norm(2, 1, true).clamp_min(1e-12);
+    at::Tensor best_scores, best_indices;
+    for (std::int64_t t0 = 0; t0 < V; t0 += options.table_chunk) {
+      const std::int64_t n = std::min(options.table_chunk, V - t0);
+      at::Tensor s = at::matmul(q, t_all.narrow(0, t0, n).t());  // [nq, n]
+      if (options.metric == KnnMetric::l2) {
+        // -||q - t||^2 = 2 q.t - ||t||^2 - ||q||^2; ||q||^2 is the same for every t of a row.
+        s = 2 * s - t_squared.narrow(0, t0, n) - q.pow(2).sum(1, true);
+      }
+      if (excluded.defined()) s.masked_fill_(excluded.narrow(0, t0, n), minus_infinity);
+      const std::int64_t take = std::min(options.k, n);
+      auto [chunk_scores, chunk_indices] = s.topk(take, 1);
+      chunk_indices += t0;
+      if (!best_scores.defined()) {
+        best_scores = chunk_scores;
+        best_indices = chunk_indices;
+      } else {  // the running top-k: the best k of (best so far, this chunk's best)
+        const at::Tensor merged_scores = at::cat({best_scores, chunk_scores}, 1);
+        const at::Tensor merged_indices = at::cat({best_indices, chunk_indices}, 1);
+        auto [top_scores, position] = merged_scores.topk(std::min(options.k, merged_scores.size(1)), 1);
+        best_scores = top_scores;
+        best_indices = merged_indices.gather(1, position);
+      }
+    }
+    indices.push_back(best_indices);
+    scores.push_back(best_scores);
+  }
+  if (indices.empty()) {
+    return {at::empty({0, options.k}, at::kLong), at::empty({0, options.k}, at::kFloat)};
+  }
+  return {at::cat(indices), at::cat(scores)};
+}
+
+}  // namespace embpriv
