@@ -1,6 +1,7 @@
 #include "experiments/experiment_type.h"
 
 #include "core/error.h"
+#include "experiments/inversion_experiment.h"
 #include "experiments/perturbation_experiment.h"
 
 namespace embpriv {
@@ -28,6 +29,7 @@ const ExperimentRegistry& default_experiment_registry() {
   static const ExperimentRegistry registry = [] {
     ExperimentRegistry r;
     r.add(make_perturbation_experiment());
+    r.add(make_inversion_experiment());
     return r;
   }();
   return registry;

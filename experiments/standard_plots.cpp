@@ -34,7 +34,7 @@ std::string group_label(const std::string& column, const std::string& value) {
 }
 
 struct Cell {
-  std::vector<double> y, stderr_y, theory;
+  std::vector<double> x, y, stderr_y, theory;
 };
 
 double mean(const std::vector<double>& v) {
@@ -57,6 +57,7 @@ std::string missing_plot_columns(const ResultsTable& table, const PlotRequest& r
   std::vector<std::string> wanted = {request.x, request.y};
   wanted.insert(wanted.end(), request.group_by.begin(), request.group_by.end());
   if (!request.theory.empty()) wanted.push_back(request.theory);
+  if (!request.along.empty()) wanted.push_back(request.along);
   for (const std::string& name : wanted) {
     if (table.has_column(name)) continue;
     std::string columns;
@@ -75,6 +76,7 @@ std::vector<PlotSeries> aggregate_series(const ResultsTable& table, const PlotRe
   const Column* status = table.has_column("status") ? &table.column("status") : nullptr;
   const Column* y_stderr = table.has_column(request.y + "_stderr") ? &table.column(request.y + "_stderr") : nullptr;
   const Column* theory = request.theory.empty() ? nullptr : &table.column(request.theory);
+  const Column* along = request.along.empty() ? nullptr : &table.column(request.along);
   std::map<std::string, std::map<double, Cell>> groups;
   for (std::size_t i = 0; i < table.rows(); ++i) {
     if (status && text_at(*status, i) != "ok") continue;
@@ -84,8 +86,9 @@ std::vector<PlotSeries> aggregate_series(const ResultsTable& table, const PlotRe
     }
     const double xi = number_at(x, i), yi = number_at(y, i);
     if (!std::isfinite(xi) || (request.log_x && xi <= 0)) continue;
-    Cell& cell = groups[label][xi];
+    Cell& cell = groups[label][along ? number_at(*along, i) : xi];
     if (std::isfinite(yi) && !(request.log_y && yi <= 0)) {
+      cell.x.push_back(xi);
       cell.y.push_back(yi);
       if (y_stderr) cell.stderr_y.push_back(number_at(*y_stderr, i));
     }
@@ -97,7 +100,8 @@ std::vector<PlotSeries> aggregate_series(const ResultsTable& table, const PlotRe
     PlotSeries measured{label.empty() ? request.y : label, {}, {}, {}, false, false, color};
     PlotSeries expected{(label.empty() ? "" : label + " ") + "theory", {}, {}, {}, false, true, color};
     bool bars = false;
-    for (const auto& [xi, cell] : cells) {
+    for (const auto& [key, cell] : cells) {
+      const double xi = along && !cell.x.empty() ? mean(cell.x) : key;
       if (!cell.y.empty()) {
         measured.x.push_back(xi);
         measured.y.push_back(mean(cell.y));

@@ -17,6 +17,9 @@ struct PlotRequest {
   std::string theory;                 // optional double column, drawn dashed per group
   bool log_x = false, log_y = false;
   std::string title;                  // empty: "y vs x"
+  // Optional: a column along which each line runs (e.g. epsilon on a utility-vs-attack plot):
+  // rows sharing (group, along) are averaged in x and y, and points are joined in its order.
+  std::string along;
 };
 
 // The columns a request names that the table lacks, as one message ("" when all are there).

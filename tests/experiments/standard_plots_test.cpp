@@ -65,6 +65,21 @@ TEST_CASE("plot lines average the seeds of a point, with the standard error as b
   CHECK(theory.y == std::vector<double>{0.2, 0.5});
 }
 
+TEST_CASE("a line along another column averages x and y per value of it", "[engine]") {
+  ResultsTable t = table();
+  PlotRequest tradeoff{"tradeoff", "theory_cosine", "mean_cosine", {}, "", false, false, ""};
+  tradeoff.along = "mechanism.epsilon";
+  std::get<std::vector<double>>(t.columns[5].values) = {0.2, 0.4, 0.5, 0.5, 0.1, 0.1, 0.3, 0.3, 9};
+  const auto series = aggregate_series(t, tradeoff);
+  REQUIRE(series.size() == 1);
+  // eps 1: rows 0, 1, 4 (row 5 is NaN in y): x = mean(0.2, 0.4, 0.1), y = mean(0.1, 0.3, 0.01).
+  CHECK(series[0].x[0] == Approx(0.7 / 3).margin(1e-15));
+  CHECK(series[0].y[0] == Approx(0.41 / 3).margin(1e-15));
+  // eps 2: rows 2, 3, 6, 7 (row 8 failed).
+  CHECK(series[0].x[1] == Approx(0.4).margin(1e-15));
+  CHECK(series[0].y[1] == Approx(1.06 / 4).margin(1e-15));
+}
+
 TEST_CASE("log axes drop points they cannot show; missing columns are named", "[engine]") {
   PlotRequest log_y = request();
   log_y.log_y = true;

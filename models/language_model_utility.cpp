@@ -1,0 +1,70 @@
+#include "models/language_model_utility.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+
+#include "core/error.h"
+
+namespace embpriv {
+namespace {
+
+// exp of the mean negative log-likelihood of ids[:, 1:] under logits[:, :-1].
+double perplexity(const at::Tensor& logits, const at::Tensor& ids) {
+  const std::int64_t T = ids.size(1);
+  const at::Tensor log_probs = at::log_softmax(logits.narrow(1, 0, T - 1).to(at::kDouble), -1);
+  const at::Tensor nll = -log_probs.gather(-1, ids.narrow(1, 1, T - 1).unsqueeze(-1));
+  return std::exp(nll.mean().item<double>());
+}
+
+}  // namespace
+
+LanguageModelUtility compare_language_model(const Llama2cModel& model, const at::Tensor& ids,
+                                            const at::Tensor& perturbed) {
+  EMBPRIV_CHECK(ids.dim() == 2 && ids.size(1) >= 2, "ids must be [B, T] with T >= 2, got " << ids.sizes());
+  EMBPRIV_CHECK(perturbed.dim() == 3 && perturbed.size(0) == ids.size(0) && perturbed.size(1) == ids.size(1),
+                "perturbed embeddings must be [B, T, dim] for ids " << ids.sizes() << ", got "
+                                                                    << perturbed.sizes());
+  const at::Tensor clean_logits = model.forward_ids(ids);
+  const at::Tensor noisy_logits = model.forward_embeddings(perturbed);
+  LanguageModelUtility u;
+  u.next_token_agreement =
+      (clean_logits.argmax(-1) == noisy_logits.argmax(-1)).to(at::kDouble).mean().item<double>();
+  u.perplexity_clean = perplexity(clean_logits, ids);
+  u.perplexity_perturbed = perplexity(noisy_logits, ids);
+  return u;
+}
+
+at::Tensor sample_texts(const Llama2cModel& model, std::int64_t count, std::int64_t tokens,
+                        double temperature, std::uint64_t seed) {
+  EMBPRIV_CHECK(temperature > 0 && std::isfinite(temperature), "temperature must be > 0, got " << temperature);
+  EMBPRIV_CHECK(count >= 1 && tokens >= 1 && tokens < model.config().seq_len,
+                "texts: count must be >= 1 and tokens in [1, " << model.config().seq_len - 1 << "]");
+  at::Tensor ids = at::full({count, 1}, 1, at::kLong);  // <s>
+  std::vector<Rng> rngs;
+  for (std::int64_t i = 0; i < count; ++i) rngs.emplace_back(seed, static_cast<std::uint64_t>(i));
+  for (std::int64_t t = 0; t < tokens; ++t) {
+    const at::Tensor probs =
+        at::softmax(model.forward_ids(ids).select(1, -1).to(at::kDouble) / temperature, -1).contiguous();
+    at::Tensor next = at::empty({count, 1}, at::kLong);
+    for (std::int64_t i = 0; i < count; ++i) {
+      // Inverse-CDF sampling with one uniform draw per token.
+      const double* p = probs[i].data_ptr<double>();
+      const double u = rngs[static_cast<std::size_t>(i)].uniform();
+      double cumulative = 0;
+      std::int64_t chosen = probs.size(1) - 1;
+      for (std::int64_t v = 0; v < probs.size(1); ++v) {
+        cumulative += p[v];
+        if (u < cumulative) {
+          chosen = v;
+          break;
+        }
+      }
+      next[i][0] = chosen;
+    }
+    ids = at::cat({ids, next}, 1);
+  }
+  return ids;
+}
+
+}  // namespace embpriv

@@ -1,0 +1,28 @@
+#pragma once
+// What a language model still does when its input embeddings are perturbed: how often its
+// next-token choice agrees with the clean run, and the perplexity of a text under each.
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+
+#include "core/rng.h"
+#include "models/llama2c_model.h"
+
+namespace embpriv {
+
+struct LanguageModelUtility {
+  double next_token_agreement = 0;  // share of positions where argmax(perturbed) == argmax(clean)
+  double perplexity_clean = 0;      // exp(mean NLL of the next token), clean input embeddings
+  double perplexity_perturbed = 0;  // the same with the perturbed input embeddings
+};
+
+// ids [B, T] (T >= 2), perturbed input embeddings [B, T, dim] of the same tokens.
+LanguageModelUtility compare_language_model(const Llama2cModel& model, const at::Tensor& ids,
+                                            const at::Tensor& perturbed);
+
+// `count` texts of `tokens` new tokens after <s>, sampled at `temperature` (> 0); text i draws
+// from Rng(seed, i). Returns [count, tokens + 1] ids, <s> first.
+at::Tensor sample_texts(const Llama2cModel& model, std::int64_t count, std::int64_t tokens,
+                        double temperature, std::uint64_t seed);
+
+}  // namespace embpriv

@@ -1,0 +1,91 @@
+// Experiment type `inversion` on the real stories260K model and yelp sentences, small sizes.
+#include "tests/catch.h"
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "experiments/runner.h"
+
+using namespace embpriv;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  fs::path dir = fs::temp_directory_path() / ("embpriv_inversion_test_" + std::to_string(getpid()));
+  Run() { fs::create_directories(dir); }
+  ~Run() { fs::remove_all(dir); }
+  ResultsTable operator()(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
+    std::ofstream(dir / "c.yaml") << yaml;
+    RunOptions options;
+    options.config_path = (dir / "c.yaml").string();
+    options.overrides = overrides;
+    options.out = (dir / "r.h5").string();
+    options.overwrite = true;
+    options.plot = false;
+    std::ostringstream log;
+    REQUIRE(run_experiment(options, default_experiment_registry(), default_mechanism_registry(), log) == 0);
+    return read_results_h5(options.out);
+  }
+};
+
+const char* kConfig = R"(type: inversion
+data: {max_sentences: 40}
+language_model: {texts: 2, tokens: 12}
+mechanism: {name: vmf, epsilon: 1, beta: 1}
+sweep:
+  mechanism.epsilon: [1, 100000]
+)";
+
+double value(const ResultsTable& t, const std::string& column, std::size_t row) {
+  return std::get<std::vector<double>>(t.column(column).values)[row];
+}
+
+}  // namespace
+
+TEST_CASE("KNN recovers nothing at small eps and everything at large eps", "[engine][attacks]") {
+  Run run;
+  const ResultsTable t = run(kConfig);
+  REQUIRE(t.rows() == 2);
+  // eps = 1: kappa = 1 on S^63, the outputs are near uniform: recovery near chance (1/509).
+  CHECK(value(t, "top1_recovery", 0) < 0.05);
+  CHECK(value(t, "topk_recovery", 0) < 0.1);
+  CHECK(value(t, "mean_cosine", 0) < 0.2);
+  // eps = 1e5: kappa = 1e5, the direction barely moves: every token and the model's output back.
+  CHECK(value(t, "top1_recovery", 1) == 1.0);
+  CHECK(value(t, "rouge_l", 1) == 1.0);
+  CHECK(value(t, "lm_next_token_agreement", 1) > 0.95);
+  CHECK(value(t, "lm_perplexity_perturbed", 1) == Approx(value(t, "lm_perplexity_clean", 1)).epsilon(0.05));
+  CHECK(value(t, "lm_perplexity_perturbed", 0) > 3 * value(t, "lm_perplexity_clean", 0));
+  CHECK(value(t, "public_share", 0) == 0);
+}
+
+TEST_CASE("Algorithm 1 leaves every token recoverable at eps = 1", "[engine][attacks]") {
+  Run run;
+  // Its fixed 45-degree deflection keeps each output nearer to its token than to any other.
+  const ResultsTable t = run(kConfig, {"mechanism={name: vmf_tangent, beta: 1}", "mechanism.epsilon=1"});
+  CHECK(value(t, "mean_cosine", 0) == Approx(0.7071067811865476).epsilon(1e-6));
+  CHECK(value(t, "top1_recovery", 0) > 0.99);
+}
+
+TEST_CASE("the punctuation mask sends public tokens unchanged and counts only the others", "[engine][attacks]") {
+  Run run;
+  const ResultsTable t = run(kConfig, {"mask=punctuation"});
+  CHECK(value(t, "public_share", 0) > 0.1);  // spaces, commas, full stops and <s>
+  CHECK(value(t, "public_share", 0) < 0.5);
+  CHECK(value(t, "top1_recovery", 0) < 0.05);  // public tokens are not counted as recovered
+}
+
+TEST_CASE("inversion configs with a missing file are rejected before any work", "[engine]") {
+  Run run;
+  std::ofstream(run.dir / "c.yaml") << "type: inversion\ndata: {sentences: sentiment/nowhere.json}\n";
+  RunOptions options;
+  options.config_path = (run.dir / "c.yaml").string();
+  options.dry_run = true;
+  std::ostringstream log;
+  CHECK_THROWS_WITH(run_experiment(options, default_experiment_registry(), default_mechanism_registry(), log),
+                    Contains("line 2") && Contains("data.sentences") && Contains("not found"));
+}
