@@ -15,12 +15,15 @@ std::string shared_data_dir() {
 std::string resolve_data_path(const std::string& path) {
   namespace fs = std::filesystem;
   if (fs::exists(path)) return path;
-  const fs::path shared = fs::path(shared_data_dir()) / path;
-  EMBPRIV_CHECK(!fs::path(path).is_absolute() && fs::exists(shared),
-                "data file '" << path << "' not found (looked in the working folder and in the "
-                              << "shared data folder " << shared_data_dir()
-                              << "; set EMBPRIV_DATA_DIR to move it)");
-  return shared.string();
+  if (!fs::path(path).is_absolute()) {
+    // The checkout (the npm data scripts/setup.sh installs in .cache/), then the shared folder.
+    for (const fs::path& base : {fs::path(EMBPRIV_SOURCE_DIR), fs::path(shared_data_dir())}) {
+      if (fs::exists(base / path)) return (base / path).string();
+    }
+  }
+  throw Error("data file '" + path + "' not found (looked in the working folder, in the checkout " +
+              EMBPRIV_SOURCE_DIR + " and in the shared data folder " + shared_data_dir() +
+              "; scripts/setup.sh installs the npm data; EMBPRIV_DATA_DIR moves the shared folder)");
 }
 
 }  // namespace embpriv

@@ -1,6 +1,7 @@
 #pragma once
 // Where a data file named in a config is: as given (absolute, or relative to the working
-// folder), else inside the shared data folder (../shared/data, EMBPRIV_DATA_DIR at build time).
+// folder), else relative to the checkout (.cache/npm: what scripts/setup.sh installs), else
+// inside the shared data folder (../shared/data, EMBPRIV_DATA_DIR at build time).
 #include <string>
 
 namespace embpriv {

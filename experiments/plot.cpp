@@ -46,7 +46,7 @@ void plot_figure(const std::vector<PlotSpec>& panels, const std::string& path, P
     std::ofstream script(script_path);
     script << (format == PlotFormat::png ? "set terminal pngcairo noenhanced dashed size "
                                          : "set terminal svg noenhanced dashed size ")
-           << 650 * panels.size() << ",600 font 'Sans,10'\n"
+           << 650 * panels.size() << ",650 font 'Sans,10'\n"
            << "set output " << quoted(image_path) << "\n"
            // Matplotlib's tab10 colors: distinct, and readable on white (gnuplot's 5th is yellow).
            << "set linetype 1 lc rgb '#1f77b4'\nset linetype 2 lc rgb '#ff7f0e'\n"
@@ -60,7 +60,7 @@ void plot_figure(const std::vector<PlotSpec>& panels, const std::string& path, P
     for (const PlotSpec& panel : panels) {
       script << "set title " << quoted(panel.title) << "\n"
              << "set xlabel " << quoted(panel.x_label) << "\nset ylabel "
-             << quoted(panel.y_label) << "\nset grid\nset key top left Left reverse box\n"
+             << quoted(panel.y_label) << "\nset grid\nset key below Left reverse box\n"
              << (panel.log_x ? "set logscale x\n" : "unset logscale x\n")
              << (panel.log_y ? "set logscale y\n" : "unset logscale y\n") << "plot ";
       for (std::size_t i = 0; i < panel.series.size(); ++i, ++block) {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/log.h"
 
 namespace embpriv {
 namespace {
@@ -139,8 +140,10 @@ std::vector<std::string> render_plots(const ResultsTable& table,
     panel.log_x = request.log_x;
     panel.log_y = request.log_y;
     panel.series = aggregate_series(table, request);
-    EMBPRIV_CHECK(!panel.series.empty(),
-                  "plot '" << request.name << "': no ok rows with finite " << request.y << " to draw");
+    if (panel.series.empty()) {  // e.g. language-model metrics of a run without a model
+      info("plot '" + request.name + "' skipped: no ok rows with finite " + request.x + " and " + request.y);
+      continue;
+    }
     for (const auto& [format, extension] :
          {std::pair{PlotFormat::png, ".png"}, std::pair{PlotFormat::svg, ".svg"}}) {
       const std::string path = stem + "." + request.name + extension;

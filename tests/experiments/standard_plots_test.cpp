@@ -111,6 +111,14 @@ TEST_CASE("render_plots writes a PNG and an SVG per figure", "[engine]") {
   std::ifstream svg(files[1]);
   const std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
   CHECK_THAT(text, Contains("<svg") && Contains("mechanism_name=vmf theory"));
+  // A figure with nothing finite to draw (a metric the run does not have) is skipped.
+  PlotRequest nothing = request();
+  nothing.name = "nothing";
+  nothing.y = "theory_cosine";
+  nothing.group_by = {"status"};
+  ResultsTable gaussian_only = table();
+  std::get<std::vector<double>>(gaussian_only.columns[5].values).assign(9, NAN);
+  CHECK(render_plots(gaussian_only, {nothing}, (dir / "run").string()).empty());
   // Nothing left behind but the two figures.
   CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 2);
   fs::remove_all(dir);
