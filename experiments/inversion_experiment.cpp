@@ -19,6 +19,7 @@
 #include "metrics/recovery.h"
 #include "metrics/similarity.h"
 #include "models/language_model_utility.h"
+#include "models/logistic_regression.h"
 
 namespace embpriv {
 namespace {
@@ -27,6 +28,7 @@ struct Settings {
   std::string vocabulary, model, tokenizer, glove, sentences, mask, metric;
   std::int64_t glove_words, max_sentences, k, stories, story_tokens;
   double temperature;
+  std::vector<std::string> train_sentences = {};
 };
 
 template <class T>
@@ -52,6 +54,7 @@ Settings read_settings(const YAML::Node& c) {
              read<std::int64_t>(c, "language_model.texts", "an integer"),
              read<std::int64_t>(c, "language_model.tokens", "an integer"),
              read<double>(c, "language_model.temperature", "a number")};
+  s.train_sentences = read<std::vector<std::string>>(c, "utility.train_sentences", "a list of file names");
   auto require = [](bool ok, const char* path, const std::string& problem) {
     if (!ok) throw ConfigError(path, std::string(path) + " " + problem);
   };
@@ -77,14 +80,16 @@ struct Loaded {
   std::shared_ptr<const Llama2cTokenizer> tokenizer;  // stories260k
   std::shared_ptr<const EmbeddingTable> glove;        // glove
   std::vector<LabelledSentence> sentences;
+  std::vector<LabelledSentence> train_sentences;      // for the sentiment classifier
 };
 
 const Loaded& load(const Settings& s) {
   static std::mutex mutex;
   static std::map<std::string, Loaded> cache;
   const bool glove = s.vocabulary == "glove";
-  const std::string key = glove ? s.glove + "\n" + std::to_string(s.glove_words) + "\n" + s.sentences
-                                : s.model + "\n" + s.tokenizer + "\n" + s.sentences;
+  std::string key = glove ? s.glove + "\n" + std::to_string(s.glove_words) + "\n" + s.sentences
+                          : s.model + "\n" + s.tokenizer + "\n" + s.sentences;
+  for (const std::string& file : s.train_sentences) key += "\n" + file;
   std::lock_guard<std::mutex> lock(mutex);
   auto found = cache.find(key);
   if (found != cache.end()) return found->second;
@@ -99,6 +104,11 @@ const Loaded& load(const Settings& s) {
         Llama2cTokenizer::load(resolve_data_path(s.tokenizer), loaded.model->config().vocab_size));
   }
   loaded.sentences = load_sentiment_sentences(resolve_data_path(s.sentences));
+  for (const std::string& file : s.train_sentences) {
+    for (LabelledSentence& sentence : load_sentiment_sentences(resolve_data_path(file))) {
+      loaded.train_sentences.push_back(std::move(sentence));
+    }
+  }
   return cache.emplace(key, std::move(loaded)).first->second;
 }
 
@@ -110,22 +120,25 @@ struct PrivateText {
   std::vector<std::pair<std::size_t, std::size_t>> spans;  // [begin, end) of each sentence's words
   at::Tensor public_tokens;                                // [tokens] bool (Def. 6.2)
   std::int64_t unknown = 0;                                // words outside the vocabulary (glove)
+  std::vector<std::int64_t> labels;                        // sentiment of each sentence
 };
 
 bool has_word_character(const std::string& piece) {
   return std::any_of(piece.begin(), piece.end(), [](unsigned char c) { return std::isalnum(c) || c >= 0x80; });
 }
 
-PrivateText private_text(const Loaded& data, const Settings& s) {
+PrivateText encode_sentences(const Loaded& data, const Settings& s,
+                             const std::vector<LabelledSentence>& sentences, std::size_t count) {
   PrivateText text;
-  const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(s.max_sentences), data.sentences.size());
+  const std::size_t n = std::min(count, sentences.size());
+  for (std::size_t i = 0; i < n; ++i) text.labels.push_back(sentences[i].label);
   std::vector<bool> is_public;
   if (data.glove) {
     // GloVe words: unknown words are left out of the stream (and counted).
     text.table = data.glove->vectors();
     text.special = at::zeros({data.glove->size()}, at::kBool);
     for (std::size_t i = 0; i < n; ++i) {
-      const WordIds words = word_ids(data.sentences[i].text, *data.glove);
+      const WordIds words = word_ids(sentences[i].text, *data.glove);
       text.unknown += words.unknown;
       const std::size_t begin = text.flat.size();
       for (std::int64_t id : words.ids) {
@@ -143,7 +156,7 @@ PrivateText private_text(const Loaded& data, const Settings& s) {
       text.special[id] = true;
     }
     for (std::size_t i = 0; i < n; ++i) {
-      const std::vector<std::int64_t> ids = tokenizer.encode(data.sentences[i].text);
+      const std::vector<std::int64_t> ids = tokenizer.encode(sentences[i].text);
       text.spans.emplace_back(text.flat.size() + 1, text.flat.size() + ids.size());  // without <s>
       for (std::int64_t id : ids) {
         text.flat.push_back(id);
@@ -156,6 +169,25 @@ PrivateText private_text(const Loaded& data, const Settings& s) {
   text.public_tokens = at::from_blob(flags.data(), {static_cast<std::int64_t>(flags.size())}, at::kByte)
                            .to(at::kBool);
   return text;
+}
+
+// A sentence embedding: the mean of its token rows (sentences with no token are left out).
+struct SentenceFeatures {
+  at::Tensor features;  // [sentences, d]
+  at::Tensor labels;    // [sentences]
+};
+
+SentenceFeatures mean_pooled(const PrivateText& text, const at::Tensor& rows) {
+  std::vector<at::Tensor> means;
+  std::vector<std::int64_t> labels;
+  for (std::size_t i = 0; i < text.spans.size(); ++i) {
+    const auto [begin, end] = text.spans[i];
+    if (end <= begin) continue;
+    means.push_back(rows.narrow(0, static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end - begin)).mean(0));
+    labels.push_back(text.labels[i]);
+  }
+  EMBPRIV_CHECK(!means.empty(), "no sentence has a token in the vocabulary");
+  return {at::stack(means), at::tensor(labels, at::kLong)};
 }
 
 std::unique_ptr<Mechanism> build_mechanism(const YAML::Node& node, const MechanismRegistry& registry) {
@@ -186,6 +218,8 @@ mask: none              # none | punctuation (public tokens sent unchanged, vMF 
 attack:
   metric: cosine        # cosine | l2
   k: 5                  # guesses kept per token (top-1 and top-k recovery)
+utility:                # a sentiment classifier on mean-pooled sentence embeddings, tested on data.sentences
+  train_sentences: [sentiment/amazon.json, sentiment/imdb.json]   # [] to skip
 language_model:
   texts: 8              # texts the clean model writes (sampled), read back from perturbed embeddings
   tokens: 48
@@ -197,6 +231,7 @@ language_model:
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     const Settings s = read_settings(config);
     std::vector<std::pair<const char*, std::string>> files = {{"data.sentences", s.sentences}};
+    for (const std::string& file : s.train_sentences) files.emplace_back("utility.train_sentences", file);
     if (s.vocabulary == "glove") {
       files.emplace_back("data.glove", s.glove);
     } else {
@@ -216,7 +251,9 @@ language_model:
   std::vector<std::string> number_columns() const override {
     return {"epsilon",     "tokens",         "public_share",  "unknown_share",  "top1_recovery",
             "topk_recovery", "rouge_l",      "mean_cosine",          "mean_norm_ratio",
-            "lm_next_token_agreement", "lm_perplexity_clean", "lm_perplexity_perturbed"};
+            "lm_next_token_agreement", "lm_perplexity_clean", "lm_perplexity_perturbed",
+            "sentiment_accuracy_clean", "sentiment_accuracy_train_clean",
+            "sentiment_accuracy_train_perturbed"};
   }
   std::vector<std::string> string_columns() const override { return {"mechanism_name", "claim"}; }
 
@@ -239,6 +276,9 @@ language_model:
                        "ROUGE-L F1 of the recovered sentences vs epsilon"});
       plots.push_back({"lm_agreement", "mechanism.epsilon", "lm_next_token_agreement", groups, "",
                        true, false, "language model: next-token agreement with the clean run vs epsilon"});
+      plots.push_back({"sentiment", "mechanism.epsilon", "sentiment_accuracy_train_perturbed", groups,
+                       "sentiment_accuracy_clean", true, false,
+                       "sentiment accuracy, trained and tested on perturbed embeddings (dashed: clean)"});
     }
     // The privacy-utility trade-off: utility on x, attack success on y, one point per epsilon.
     PlotRequest tradeoff{"tradeoff", "lm_next_token_agreement", "top1_recovery", groups, "", false, false,
@@ -256,7 +296,7 @@ language_model:
     const Settings s = read_settings(input.config);
     const Loaded& data = load(s);
     const auto mechanism = build_mechanism(input.config["mechanism"], input.mechanisms);
-    const PrivateText text = private_text(data, s);
+    const PrivateText text = encode_sentences(data, s, data.sentences, static_cast<std::size_t>(s.max_sentences));
     EMBPRIV_CHECK(!text.flat.empty(), "none of the sentences has a token in the vocabulary");
 
     // The client perturbs every private token's embedding (public ones go out unchanged).
@@ -313,6 +353,24 @@ language_model:
       lm = compare_language_model(model, texts, noisy.reshape({texts.size(0), texts.size(1), -1}));
     }
 
+    // Downstream utility: a sentiment classifier on mean-pooled sentence embeddings, trained on
+    // the train sentences (clean, or perturbed like the test ones), tested on the private ones.
+    double accuracy_clean = nan, accuracy_train_clean = nan, accuracy_train_perturbed = nan;
+    if (!data.train_sentences.empty()) {
+      const PrivateText train = encode_sentences(data, s, data.train_sentences, data.train_sentences.size());
+      const at::Tensor train_clean = text.table.index_select(0, at::tensor(train.flat, at::kLong));
+      const RandomStream train_stream{derive_seed(input.point.seed, input.point.point_id, "train"), 0};
+      const at::Tensor train_noisy = mechanism->perturb(train_clean, train_stream,
+                                                        {at::Tensor(), (~train.public_tokens).to(at::kLong)});
+      const SentenceFeatures clean_train = mean_pooled(train, train_clean), noisy_train = mean_pooled(train, train_noisy);
+      const SentenceFeatures clean_test = mean_pooled(text, clean), noisy_test = mean_pooled(text, perturbed);
+      const LogisticRegression on_clean = LogisticRegression::fit(clean_train.features, clean_train.labels);
+      accuracy_clean = on_clean.accuracy(clean_test.features, clean_test.labels);
+      accuracy_train_clean = on_clean.accuracy(noisy_test.features, noisy_test.labels);
+      accuracy_train_perturbed = LogisticRegression::fit(noisy_train.features, noisy_train.labels)
+                                     .accuracy(noisy_test.features, noisy_test.labels);
+    }
+
     PointResult result;
     const double sent = static_cast<double>(text.flat.size());
     result.numbers = {{"epsilon", mechanism->epsilon()},
@@ -326,7 +384,10 @@ language_model:
                       {"mean_norm_ratio", mean(ratios)},
                       {"lm_next_token_agreement", lm.next_token_agreement},
                       {"lm_perplexity_clean", lm.perplexity_clean},
-                      {"lm_perplexity_perturbed", lm.perplexity_perturbed}};
+                      {"lm_perplexity_perturbed", lm.perplexity_perturbed},
+                      {"sentiment_accuracy_clean", accuracy_clean},
+                      {"sentiment_accuracy_train_clean", accuracy_train_clean},
+                      {"sentiment_accuracy_train_perturbed", accuracy_train_perturbed}};
     result.strings = {{"mechanism_name", mechanism->name()}, {"claim", mechanism->claim().describe()}};
     std::ostringstream headline;
     headline.precision(3);

@@ -100,7 +100,7 @@ void print_results_info(const std::string& path, std::ostream& out) {
   if (failed) out << "  first failure   " << first_error << "\n";
   out << "  /table columns:\n";
   for (const Column& c : table.columns) {
-    out << "    " << std::left << std::setw(28) << c.name << summarize(c) << "\n";
+    out << "    " << std::left << std::setw(36) << c.name << " " << summarize(c) << "\n";
   }
   if (!table.curves.empty()) {
     out << "  /curves: " << table.curves.size() << " rows, arrays:";
