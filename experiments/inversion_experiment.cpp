@@ -270,15 +270,21 @@ language_model:
     }
     std::vector<PlotRequest> plots;
     if (std::find(swept.begin(), swept.end(), "mechanism.epsilon") != swept.end()) {
-      plots.push_back({"recovery", "mechanism.epsilon", "top1_recovery", groups, "", true, false,
-                       "KNN top-1 token recovery vs epsilon (attack success)"});
-      plots.push_back({"rouge", "mechanism.epsilon", "rouge_l", groups, "", true, false,
-                       "ROUGE-L F1 of the recovered sentences vs epsilon"});
-      plots.push_back({"lm_agreement", "mechanism.epsilon", "lm_next_token_agreement", groups, "",
-                       true, false, "language model: next-token agreement with the clean run vs epsilon"});
-      plots.push_back({"sentiment", "mechanism.epsilon", "sentiment_accuracy_train_perturbed", groups,
-                       "sentiment_accuracy_clean", true, false,
-                       "sentiment accuracy, trained and tested on perturbed embeddings (dashed: clean)"});
+      // One page: attack success and utility against epsilon.
+      for (PlotRequest request : std::vector<PlotRequest>{
+               {"recovery", "mechanism.epsilon", "top1_recovery", groups, "", true, false,
+                "KNN top-1 token recovery (attack success)"},
+               {"rouge", "mechanism.epsilon", "rouge_l", groups, "", true, false,
+                "ROUGE-L F1 of the recovered sentences"},
+               {"lm_agreement", "mechanism.epsilon", "lm_next_token_agreement", groups, "", true, false,
+                "language model: next-token agreement with the clean run"},
+               {"sentiment", "mechanism.epsilon", "sentiment_accuracy_train_perturbed", groups,
+                "sentiment_accuracy_clean", true, false,
+                "sentiment accuracy, trained and tested perturbed (dashed: clean)"}}) {
+        request.page = "versus_epsilon";
+        request.theory_label = "clean";
+        plots.push_back(request);
+      }
     }
     // The privacy-utility trade-off: utility on x, attack success on y, one point per epsilon.
     PlotRequest tradeoff{"tradeoff", "lm_next_token_agreement", "top1_recovery", groups, "", false, false,

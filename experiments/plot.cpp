@@ -42,11 +42,14 @@ void plot_figure(const std::vector<PlotSpec>& panels, const std::string& path, P
       }
     }
   }
+  // Up to two panels side by side; more fill rows of two.
+  const std::size_t columns = panels.size() <= 2 ? panels.size() : 2;
+  const std::size_t rows = (panels.size() + columns - 1) / columns;
   {
     std::ofstream script(script_path);
     script << (format == PlotFormat::png ? "set terminal pngcairo noenhanced dashed size "
                                          : "set terminal svg noenhanced dashed size ")
-           << 650 * panels.size() << ",650 font 'Sans,10'\n"
+           << 650 * columns << "," << 650 * rows << " font 'Sans,10'\n"
            << "set output " << quoted(image_path) << "\n"
            // Matplotlib's tab10 colors: distinct, and readable on white (gnuplot's 5th is yellow).
            << "set linetype 1 lc rgb '#1f77b4'\nset linetype 2 lc rgb '#ff7f0e'\n"
@@ -55,7 +58,7 @@ void plot_figure(const std::vector<PlotSpec>& panels, const std::string& path, P
            << "set linetype 7 lc rgb '#e377c2'\nset linetype 8 lc rgb '#7f7f7f'\n"
            << "set linetype 9 lc rgb '#bcbd22'\nset linetype 10 lc rgb '#17becf'\n"
            << "set linetype cycle 10\n"
-           << "set multiplot layout 1," << panels.size() << "\n";
+           << "set multiplot layout " << rows << "," << columns << "\n";
     std::size_t block = 0;
     for (const PlotSpec& panel : panels) {
       script << "set title " << quoted(panel.title) << "\n"

@@ -24,7 +24,7 @@ sweep: {}           # key: [values], and zip: [{key: [...], other: [...]}]
 const std::set<std::string> kUnsweepable = {"type", "name", "description", "seed", "seeds",
                                             "device", "threads", "out", "plots"};
 const std::set<std::string> kPlotKeys = {"name", "x", "y", "group_by", "theory",
-                                         "log_x", "log_y", "title", "along"};
+                                         "log_x", "log_y", "title", "along", "page"};
 
 template <class T>
 T common_value(const ConfigDocument& document, const YAML::Node& base, const std::string& key,
@@ -64,7 +64,7 @@ std::vector<PlotRequest> config_plots(const RunPlan& plan) {
       const std::string key = field.first.as<std::string>();
       EMBPRIV_CHECK(kPlotKeys.count(key),
                     where << ": unknown key '" << key
-                          << "'; valid: name, x, y, group_by, theory, log_x, log_y, title, along");
+                          << "'; valid: name, x, y, group_by, theory, log_x, log_y, title, along, page");
     }
     EMBPRIV_CHECK(entry["x"] && entry["y"], where << " needs x and y (column names)");
     try {
@@ -78,6 +78,7 @@ std::vector<PlotRequest> config_plots(const RunPlan& plan) {
       if (entry["log_y"]) request.log_y = entry["log_y"].as<bool>();
       if (entry["title"]) request.title = entry["title"].as<std::string>();
       if (entry["along"]) request.along = entry["along"].as<std::string>();
+      if (entry["page"]) request.page = entry["page"].as<std::string>();
       plots.push_back(request);
     } catch (const YAML::Exception& e) {
       throw Error(where + ": " + e.msg + " (x, y, theory, name, title: text; group_by: a list; "

@@ -99,7 +99,7 @@ std::vector<PlotSeries> aggregate_series(const ResultsTable& table, const PlotRe
   int color = 1;
   for (const auto& [label, cells] : groups) {
     PlotSeries measured{label.empty() ? request.y : label, {}, {}, {}, false, false, color};
-    PlotSeries expected{(label.empty() ? "" : label + " ") + "theory", {}, {}, {}, false, true, color};
+    PlotSeries expected{(label.empty() ? "" : label + " ") + request.theory_label, {}, {}, {}, false, true, color};
     bool bars = false;
     for (const auto& [key, cell] : cells) {
       const double xi = along && !cell.x.empty() ? mean(cell.x) : key;
@@ -131,7 +131,9 @@ std::vector<PlotSeries> aggregate_series(const ResultsTable& table, const PlotRe
 std::vector<std::string> render_plots(const ResultsTable& table,
                                       const std::vector<PlotRequest>& requests,
                                       const std::string& stem) {
-  std::vector<std::string> written;
+  // Figures in the order of their first request: a request alone, or every request of a page.
+  std::vector<std::pair<std::string, std::vector<PlotSpec>>> figures;
+  std::map<std::string, std::size_t> page_figure;
   for (const PlotRequest& request : requests) {
     PlotSpec panel;
     panel.title = request.title.empty() ? request.y + " vs " + request.x : request.title;
@@ -144,10 +146,21 @@ std::vector<std::string> render_plots(const ResultsTable& table,
       info("plot '" + request.name + "' skipped: no ok rows with finite " + request.x + " and " + request.y);
       continue;
     }
+    if (request.page.empty()) {
+      figures.push_back({request.name, {panel}});
+    } else if (const auto found = page_figure.find(request.page); found != page_figure.end()) {
+      figures[found->second].second.push_back(panel);
+    } else {
+      page_figure[request.page] = figures.size();
+      figures.push_back({request.page, {panel}});
+    }
+  }
+  std::vector<std::string> written;
+  for (const auto& [name, panels] : figures) {
     for (const auto& [format, extension] :
          {std::pair{PlotFormat::png, ".png"}, std::pair{PlotFormat::svg, ".svg"}}) {
-      const std::string path = stem + "." + request.name + extension;
-      plot_figure({panel}, path, format);
+      const std::string path = stem + "." + name + extension;
+      plot_figure(panels, path, format);
       written.push_back(path);
     }
   }

@@ -20,6 +20,9 @@ struct PlotRequest {
   // Optional: a column along which each line runs (e.g. epsilon on a utility-vs-attack plot):
   // rows sharing (group, along) are averaged in x and y, and points are joined in its order.
   std::string along;
+  // Optional: requests with the same page are drawn as panels of one figure STEM.PAGE.png.
+  std::string page;
+  std::string theory_label = "theory";  // legend word of the dashed line
 };
 
 // The columns a request names that the table lacks, as one message ("" when all are there).

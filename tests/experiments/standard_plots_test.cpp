@@ -119,6 +119,15 @@ TEST_CASE("render_plots writes a PNG and an SVG per figure", "[engine]") {
   ResultsTable gaussian_only = table();
   std::get<std::vector<double>>(gaussian_only.columns[5].values).assign(9, NAN);
   CHECK(render_plots(gaussian_only, {nothing}, (dir / "run").string()).empty());
+  // Requests of one page become the panels of one figure.
+  PlotRequest left = request(), right = request();
+  left.page = right.page = "page";
+  right.name = "other";
+  right.y = "mean_cosine_stderr";
+  const auto page = render_plots(table(), {left, right}, (dir / "paged").string());
+  CHECK(page == std::vector<std::string>{(dir / "paged.page.png").string(), (dir / "paged.page.svg").string()});
+  fs::remove(page[0]);
+  fs::remove(page[1]);
   // Nothing left behind but the two figures.
   CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 2);
   fs::remove_all(dir);
