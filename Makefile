@@ -1,5 +1,6 @@
 # embpriv: the two entry points of README.md, plus build and bench.
-#   make demo   installs what is missing, builds, runs the theory checks at d = 4096 and a paper sweep
+#   make demo   installs what is missing, builds, runs the theory checks at d = 4096, a paper
+#               sweep, and KNN inversion of GloVe word embeddings of real sentences
 #   make test   installs what is missing, builds, runs every test (ctest)
 BUILD ?= build
 JOBS ?= $(shell nproc)
@@ -16,6 +17,7 @@ build: setup
 demo: build
 	$(BUILD)/embpriv bounds --dim 4096
 	$(BUILD)/embpriv run configs/paper/mechanisms_vs_epsilon.yaml --overwrite
+	$(BUILD)/embpriv run configs/inversion_glove.yaml --overwrite
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure --timeout 900
