@@ -14,7 +14,7 @@ packages=(
   jupyter-nbconvert python3-ipykernel python3-pandas python3-matplotlib python3-h5py python3-numpy
 )
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3-torch)
+  packages+=(python3-torch python3-faiss)
 fi
 
 missing=()
