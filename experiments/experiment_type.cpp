@@ -25,6 +25,14 @@ std::vector<std::string> ExperimentRegistry::names() const {
   return names;
 }
 
+std::unique_ptr<Mechanism> point_mechanism(const YAML::Node& config, const MechanismRegistry& registry) {
+  try {
+    return registry.make(config["mechanism"]);
+  } catch (const Error& e) {
+    throw ConfigError("mechanism", std::string("mechanism: ") + e.what());
+  }
+}
+
 const ExperimentRegistry& default_experiment_registry() {
   static const ExperimentRegistry registry = [] {
     ExperimentRegistry r;

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "experiments/config_document.h"
 #include "experiments/standard_plots.h"
 #include "experiments/sweep_grid.h"
 #include "mechanisms/registry.h"
@@ -63,5 +64,21 @@ class ExperimentRegistry {
 
 // Every experiment type of embpriv.
 const ExperimentRegistry& default_experiment_registry();
+
+// Helpers for check_point / run_point: the value at a dotted path of a point's config as T, or
+// ConfigError(path, "PATH must be EXPECTED, got VALUE"); the point's mechanism, or
+// ConfigError("mechanism", the registry's message).
+template <class T>
+T point_value(const YAML::Node& config, const std::string& path, const char* expected);
+std::unique_ptr<Mechanism> point_mechanism(const YAML::Node& config, const MechanismRegistry& registry);
+
+template <class T>
+T point_value(const YAML::Node& config, const std::string& path, const char* expected) {
+  try {
+    return find_path(config, path).as<T>();
+  } catch (const YAML::Exception&) {
+    throw ConfigError(path, path + " must be " + expected + ", got " + flow_yaml(find_path(config, path)));
+  }
+}
 
 }  // namespace embpriv

@@ -31,30 +31,21 @@ struct Settings {
   std::vector<std::string> train_sentences = {};
 };
 
-template <class T>
-T read(const YAML::Node& config, const std::string& path, const char* expected) {
-  try {
-    return find_path(config, path).as<T>();
-  } catch (const YAML::Exception&) {
-    throw ConfigError(path, path + " must be " + expected + ", got " + flow_yaml(find_path(config, path)));
-  }
-}
-
 Settings read_settings(const YAML::Node& c) {
-  Settings s{read<std::string>(c, "data.vocabulary", "stories260k or glove"),
-             read<std::string>(c, "data.model", "a file name"),
-             read<std::string>(c, "data.tokenizer", "a file name"),
-             read<std::string>(c, "data.glove", "a file name"),
-             read<std::string>(c, "data.sentences", "a file name"),
-             read<std::string>(c, "mask", "none or punctuation"),
-             read<std::string>(c, "attack.metric", "cosine or l2"),
-             read<std::int64_t>(c, "data.glove_words", "an integer"),
-             read<std::int64_t>(c, "data.max_sentences", "an integer"),
-             read<std::int64_t>(c, "attack.k", "an integer"),
-             read<std::int64_t>(c, "language_model.texts", "an integer"),
-             read<std::int64_t>(c, "language_model.tokens", "an integer"),
-             read<double>(c, "language_model.temperature", "a number")};
-  s.train_sentences = read<std::vector<std::string>>(c, "utility.train_sentences", "a list of file names");
+  Settings s{point_value<std::string>(c, "data.vocabulary", "stories260k or glove"),
+             point_value<std::string>(c, "data.model", "a file name"),
+             point_value<std::string>(c, "data.tokenizer", "a file name"),
+             point_value<std::string>(c, "data.glove", "a file name"),
+             point_value<std::string>(c, "data.sentences", "a file name"),
+             point_value<std::string>(c, "mask", "none or punctuation"),
+             point_value<std::string>(c, "attack.metric", "cosine or l2"),
+             point_value<std::int64_t>(c, "data.glove_words", "an integer"),
+             point_value<std::int64_t>(c, "data.max_sentences", "an integer"),
+             point_value<std::int64_t>(c, "attack.k", "an integer"),
+             point_value<std::int64_t>(c, "language_model.texts", "an integer"),
+             point_value<std::int64_t>(c, "language_model.tokens", "an integer"),
+             point_value<double>(c, "language_model.temperature", "a number")};
+  s.train_sentences = point_value<std::vector<std::string>>(c, "utility.train_sentences", "a list of file names");
   auto require = [](bool ok, const char* path, const std::string& problem) {
     if (!ok) throw ConfigError(path, std::string(path) + " " + problem);
   };
@@ -190,14 +181,6 @@ SentenceFeatures mean_pooled(const PrivateText& text, const at::Tensor& rows) {
   return {at::stack(means), at::tensor(labels, at::kLong)};
 }
 
-std::unique_ptr<Mechanism> build_mechanism(const YAML::Node& node, const MechanismRegistry& registry) {
-  try {
-    return registry.make(node);
-  } catch (const Error& e) {
-    throw ConfigError("mechanism", std::string("mechanism: ") + e.what());
-  }
-}
-
 class InversionExperiment final : public ExperimentType {
  public:
   std::string name() const override { return "inversion"; }
@@ -245,7 +228,7 @@ language_model:
         throw ConfigError(key, std::string(key) + ": " + e.what());
       }
     }
-    build_mechanism(config["mechanism"], registry);
+    point_mechanism(config, registry);
   }
 
   std::vector<std::string> number_columns() const override {
@@ -301,7 +284,7 @@ language_model:
   PointResult run_point(const PointInput& input) const override {
     const Settings s = read_settings(input.config);
     const Loaded& data = load(s);
-    const auto mechanism = build_mechanism(input.config["mechanism"], input.mechanisms);
+    const auto mechanism = point_mechanism(input.config, input.mechanisms);
     const PrivateText text = encode_sentences(data, s, data.sentences, static_cast<std::size_t>(s.max_sentences));
     EMBPRIV_CHECK(!text.flat.empty(), "none of the sentences has a token in the vocabulary");
 

@@ -30,22 +30,12 @@ struct Settings {
   YAML::Node mechanism;
 };
 
-template <class T>
-T read(const YAML::Node& config, const std::string& path, const char* expected) {
-  try {
-    return find_path(config, path).as<T>();
-  } catch (const YAML::Exception&) {
-    throw ConfigError(path, path + " must be " + expected + ", got " +
-                                flow_yaml(find_path(config, path)));
-  }
-}
-
 Settings read_settings(const YAML::Node& config) {
-  Settings s{read<std::int64_t>(config, "data.dim", "an integer"),
-             read<std::int64_t>(config, "data.samples", "an integer"),
-             read<double>(config, "data.norm_min", "a number"),
-             read<double>(config, "data.norm_max", "a number"),
-             read<double>(config, "data.text_fraction", "a number"), config["mechanism"]};
+  Settings s{point_value<std::int64_t>(config, "data.dim", "an integer"),
+             point_value<std::int64_t>(config, "data.samples", "an integer"),
+             point_value<double>(config, "data.norm_min", "a number"),
+             point_value<double>(config, "data.norm_max", "a number"),
+             point_value<double>(config, "data.text_fraction", "a number"), config["mechanism"]};
   auto require = [](bool ok, const char* path, const std::string& problem) {
     if (!ok) throw ConfigError(path, std::string(path) + " " + problem);
   };
@@ -58,15 +48,6 @@ Settings read_settings(const YAML::Node& config) {
   require(s.text_fraction >= 0 && s.text_fraction <= 1, "data.text_fraction",
           "must be in [0, 1], got " + flow_yaml(config["data"]["text_fraction"]));
   return s;
-}
-
-std::unique_ptr<Mechanism> build_mechanism(const YAML::Node& node,
-                                           const MechanismRegistry& registry) {
-  try {
-    return registry.make(node);
-  } catch (const Error& e) {
-    throw ConfigError("mechanism", std::string("mechanism: ") + e.what());
-  }
 }
 
 // Row i is text when floor((i+1) f) > floor(i f): a share f of the rows, evenly interleaved,
@@ -122,12 +103,12 @@ mechanism: {name: vmf_tangent, epsilon: 1, beta: 1}
   std::set<std::string> open_paths() const override { return {"mechanism"}; }
 
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
-    const std::string source = read<std::string>(config, "data.source", "text");
+    const std::string source = point_value<std::string>(config, "data.source", "text");
     if (source != "random_directions") {
       throw ConfigError("data.source", "data.source must be random_directions, got '" + source + "'");
     }
     read_settings(config);
-    build_mechanism(config["mechanism"], registry);
+    point_mechanism(config, registry);
   }
 
   std::vector<std::string> number_columns() const override {
@@ -174,7 +155,7 @@ mechanism: {name: vmf_tangent, epsilon: 1, beta: 1}
 
   PointResult run_point(const PointInput& input) const override {
     const Settings s = read_settings(input.config);
-    const auto mechanism = build_mechanism(s.mechanism, input.mechanisms);
+    const auto mechanism = point_mechanism(input.config, input.mechanisms);
     const double beta = s.mechanism["beta"] ? s.mechanism["beta"].as<double>() : 1.0;
     // Inputs depend on the data settings and the replicate only: every mechanism and epsilon
     // of one seed sees the same rows (paired comparisons).

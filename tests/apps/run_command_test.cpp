@@ -16,19 +16,13 @@
 #include "experiments/results_table.h"
 #include "tests/test_binary.h"
 #include "tests/test_tables.h"
+#include "tests/test_temp_dir.h"
 
 using namespace embpriv;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("embpriv_run_test_" + std::to_string(getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
 
 // 3 mechanisms x 6 epsilons x 3 seeds; each row takes a few tens of milliseconds.
 const char* kSweep = R"(type: perturbation
@@ -46,7 +40,7 @@ sweep:
 }  // namespace
 
 TEST_CASE("a sweep killed with SIGKILL resumes to the uninterrupted table", "[apps][engine]") {
-  TempDir dir;
+  TempDir dir("embpriv_run_test");
   std::ofstream(dir / "sweep.yaml") << kSweep;
   const std::string config = dir / "sweep.yaml";
   REQUIRE(run_binary("run " + config + " --out " + (dir / "whole.h5") + " --no-plot -q").code == 0);
@@ -86,7 +80,7 @@ TEST_CASE("a sweep killed with SIGKILL resumes to the uninterrupted table", "[ap
 }
 
 TEST_CASE("SIGINT stops a sweep after the current row with a resumable file", "[apps][engine]") {
-  TempDir dir;
+  TempDir dir("embpriv_run_test");
   std::ofstream(dir / "sweep.yaml") << kSweep;
   const std::string config = dir / "sweep.yaml";
   const std::string out = dir / "interrupted.h5";
@@ -126,7 +120,7 @@ TEST_CASE("SIGINT stops a sweep after the current row with a resumable file", "[
 }
 
 TEST_CASE("run, info, merge and plot from the command line", "[apps][engine]") {
-  TempDir dir;
+  TempDir dir("embpriv_run_test");
   std::ofstream(dir / "sweep.yaml") << kSweep;
   const std::string config = dir / "sweep.yaml";
   const std::string small = " data.samples=200 data.dim=16";

@@ -11,19 +11,13 @@
 #include "core/error.h"
 #include "data/data_paths.h"
 #include "data/embedding_formats.h"
+#include "tests/test_temp_dir.h"
 
 using namespace embpriv;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("embpriv_formats_test_" + std::to_string(getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
 
 void write(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
@@ -65,7 +59,7 @@ std::string safetensors(const std::vector<std::tuple<std::string, at::Tensor, st
 }  // namespace
 
 TEST_CASE("GloVe and word2vec text", "[data]") {
-  TempDir dir;
+  TempDir dir("embpriv_formats_test");
   write(dir / "glove.txt", "the 0.5 -1 2\n, 0.25 0 1e-3\r\nking 3 4 5\n");
   const EmbeddingTable glove = read_text_vectors(dir / "glove.txt");
   CHECK(glove.size() == 3);
@@ -85,7 +79,7 @@ TEST_CASE("GloVe and word2vec text", "[data]") {
 }
 
 TEST_CASE(".npy in float16, float32 and float64", "[data]") {
-  TempDir dir;
+  TempDir dir("embpriv_formats_test");
   at::manual_seed(1);
   const at::Tensor m = at::randn({7, 5});
   for (const auto& [descr, type] : {std::pair{"<f4", at::kFloat}, std::pair{"<f8", at::kDouble}, std::pair{"<f2", at::kHalf}}) {
@@ -111,7 +105,7 @@ TEST_CASE(".npy in float16, float32 and float64", "[data]") {
 }
 
 TEST_CASE("safetensors: a tensor chosen by name, F32, F16 and BF16", "[data]") {
-  TempDir dir;
+  TempDir dir("embpriv_formats_test");
   at::manual_seed(2);
   const at::Tensor embed = at::randn({11, 4}), other = at::randn({3, 4});
   write(dir / "model.safetensors",
@@ -134,7 +128,7 @@ TEST_CASE("safetensors: a tensor chosen by name, F32, F16 and BF16", "[data]") {
 }
 
 TEST_CASE("HDF5 matrices with their words, written by h5py", "[data]") {
-  TempDir dir;
+  TempDir dir("embpriv_formats_test");
   const std::string script = "import h5py, numpy as np\n"
                              "with h5py.File('" + (dir / "e.h5") + "', 'w') as f:\n"
                              "    f['emb'] = np.arange(12, dtype=np.float64).reshape(4, 3)\n"
@@ -152,7 +146,7 @@ TEST_CASE("HDF5 matrices with their words, written by h5py", "[data]") {
 }
 
 TEST_CASE("the binary cache round trips and refuses broken files", "[data]") {
-  TempDir dir;
+  TempDir dir("embpriv_formats_test");
   at::manual_seed(3);
   const EmbeddingTable t({"α", "b", ""}, at::randn({3, 6}), "test");
   write_table_cache(dir / "t.embt", t);

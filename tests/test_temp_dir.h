@@ -1,0 +1,22 @@
+#pragma once
+// A temporary folder for one test, removed when the test ends; `dir / "name"` is a path in it.
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+namespace embpriv {
+
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& prefix)
+      : path(std::filesystem::temp_directory_path() / (prefix + "_" + std::to_string(getpid()))) {
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+}  // namespace embpriv
