@@ -90,6 +90,11 @@ std::vector<std::int64_t> Llama2cTokenizer::encode(const std::string& text, bool
   return tokens;
 }
 
+bool Llama2cTokenizer::is_byte(std::int64_t id) const {
+  const std::string& p = piece(id);
+  return p.size() == 6 && p.compare(0, 3, "<0x") == 0 && p[5] == '>';
+}
+
 std::string Llama2cTokenizer::piece_text(std::int64_t id) const {
   const std::string& p = piece(id);
   unsigned int byte = 0;

@@ -21,6 +21,9 @@ class Llama2cTokenizer {
   const std::string& piece(std::int64_t id) const;
   // Special tokens: <unk>, <s>, </s> (an attack excludes them from recovery counts).
   bool is_special(std::int64_t id) const { return id == kUnknown || id == kBos || id == kEos; }
+  // Byte-fallback tokens (<0x00> ... <0xFF>): in stories260K their rows were never trained and
+  // are near-duplicates (docs/errata.md), so no attack can tell them apart.
+  bool is_byte(std::int64_t id) const;
 
   // run.c encode(): [<s>] + dummy prefix " " + UTF-8 characters (bytes as <0xXX> when a
   // character is not a piece), then merges the adjacent pair of highest score until none is a

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "experiments/inversion_experiment.h"
+#include "experiments/obfuslm_experiment.h"
 #include "experiments/perturbation_experiment.h"
 
 namespace embpriv {
@@ -38,6 +39,7 @@ const ExperimentRegistry& default_experiment_registry() {
     ExperimentRegistry r;
     r.add(make_perturbation_experiment());
     r.add(make_inversion_experiment());
+    r.add(make_obfuslm_experiment());
     return r;
   }();
   return registry;

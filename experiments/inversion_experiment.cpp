@@ -98,14 +98,14 @@ language_model:
       // One page: attack success and utility against epsilon.
       for (PlotRequest request : std::vector<PlotRequest>{
                {"recovery", "mechanism.epsilon", "top1_recovery", groups, "", true, false,
-                "KNN top-1 token recovery (attack success)"},
+                "KNN top-1 token recovery (attack success)", "", ""},
                {"rouge", "mechanism.epsilon", "rouge_l", groups, "", true, false,
-                "ROUGE-L F1 of the recovered sentences"},
+                "ROUGE-L F1 of the recovered sentences", "", ""},
                {"lm_agreement", "mechanism.epsilon", "lm_next_token_agreement", groups, "", true, false,
-                "language model: next-token agreement with the clean run"},
+                "language model: next-token agreement with the clean run", "", ""},
                {"sentiment", "mechanism.epsilon", "sentiment_accuracy_train_perturbed", groups,
                 "sentiment_accuracy_clean", true, false,
-                "sentiment accuracy, trained and tested perturbed (dashed: clean)"}}) {
+                "sentiment accuracy, trained and tested perturbed (dashed: clean)", "", ""}}) {
         request.page = "versus_epsilon";
         request.theory_label = "clean";
         plots.push_back(request);
@@ -113,11 +113,11 @@ language_model:
     }
     // The privacy-utility trade-off: utility on x, attack success on y, one point per epsilon.
     PlotRequest tradeoff{"tradeoff", "lm_next_token_agreement", "top1_recovery", groups, "", false, false,
-                         "trade-off: language-model agreement (x) vs KNN top-1 recovery (y), along epsilon"};
+                         "trade-off: language-model agreement (x) vs KNN top-1 recovery (y), along epsilon", "", ""};
     tradeoff.along = "epsilon";
     plots.push_back(tradeoff);
     PlotRequest geometric{"tradeoff_cosine", "mean_cosine", "top1_recovery", groups, "", false, false,
-                          "trade-off: mean cos(x, y) (x) vs KNN top-1 recovery (y), along epsilon"};
+                          "trade-off: mean cos(x, y) (x) vs KNN top-1 recovery (y), along epsilon", "", ""};
     geometric.along = "epsilon";
     plots.push_back(geometric);
     return plots;

@@ -1,6 +1,8 @@
 #include "experiments/standard_plots.h"
 
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -28,11 +30,37 @@ std::string text_at(const Column& column, std::size_t i) {
 
 // "mechanism={name: vmf, beta: 1}" reads better as "vmf, beta: 1"; other keys as "key=value".
 std::string group_label(const std::string& column, const std::string& value) {
-  if (value.size() < 2 || value.front() != '{' || value.back() != '}') return column + "=" + value;
+  // "obfuscation.k=5" reads as "k=5": the last part of a dotted path names the value.
+  const std::string key = column.substr(column.rfind('.') == std::string::npos ? 0 : column.rfind('.') + 1);
+  if (value.size() < 2 || value.front() != '{' || value.back() != '}') return key + "=" + value;
   std::string inner = value.substr(1, value.size() - 2);
   if (inner.rfind("name: ", 0) == 0) inner = inner.substr(6);
   return inner;
 }
+
+// Labels in natural order: "k=5" before "k=20" (runs of digits compare as numbers).
+struct NaturalLess {
+  bool operator()(const std::string& a, const std::string& b) const {
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+      if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+        std::size_t i_end = i, j_end = j;
+        while (i_end < a.size() && (std::isdigit(static_cast<unsigned char>(a[i_end])) || a[i_end] == '.')) ++i_end;
+        while (j_end < b.size() && (std::isdigit(static_cast<unsigned char>(b[j_end])) || b[j_end] == '.')) ++j_end;
+        const double x = std::strtod(a.substr(i, i_end - i).c_str(), nullptr);
+        const double y = std::strtod(b.substr(j, j_end - j).c_str(), nullptr);
+        if (x != y) return x < y;
+        i = i_end;
+        j = j_end;
+      } else {
+        if (a[i] != b[j]) return a[i] < b[j];
+        ++i;
+        ++j;
+      }
+    }
+    return a.size() - i < b.size() - j;
+  }
+};
 
 struct Cell {
   std::vector<double> x, y, stderr_y, theory;
@@ -78,7 +106,7 @@ std::vector<PlotSeries> aggregate_series(const ResultsTable& table, const PlotRe
   const Column* y_stderr = table.has_column(request.y + "_stderr") ? &table.column(request.y + "_stderr") : nullptr;
   const Column* theory = request.theory.empty() ? nullptr : &table.column(request.theory);
   const Column* along = request.along.empty() ? nullptr : &table.column(request.along);
-  std::map<std::string, std::map<double, Cell>> groups;
+  std::map<std::string, std::map<double, Cell>, NaturalLess> groups;
   for (std::size_t i = 0; i < table.rows(); ++i) {
     if (status && text_at(*status, i) != "ok") continue;
     std::string label;

@@ -25,13 +25,21 @@ LanguageModelUtility compare_language_model(const Llama2cModel& model, const at:
   EMBPRIV_CHECK(perturbed.dim() == 3 && perturbed.size(0) == ids.size(0) && perturbed.size(1) == ids.size(1),
                 "perturbed embeddings must be [B, T, dim] for ids " << ids.sizes() << ", got "
                                                                     << perturbed.sizes());
-  const at::Tensor clean_logits = model.forward_ids(ids);
-  const at::Tensor noisy_logits = model.forward_embeddings(perturbed);
+  return compare_next_token_logits(ids, model.forward_ids(ids), model.forward_embeddings(perturbed));
+}
+
+LanguageModelUtility compare_next_token_logits(const at::Tensor& ids, const at::Tensor& clean_logits,
+                                               const at::Tensor& other_logits) {
+  EMBPRIV_CHECK(ids.dim() == 2 && ids.size(1) >= 2, "ids must be [B, T] with T >= 2, got " << ids.sizes());
+  EMBPRIV_CHECK(clean_logits.dim() == 3 && clean_logits.sizes() == other_logits.sizes() &&
+                    clean_logits.size(0) == ids.size(0) && clean_logits.size(1) == ids.size(1),
+                "logits must both be [B, T, vocab] for ids " << ids.sizes() << ", got " << clean_logits.sizes()
+                                                             << " and " << other_logits.sizes());
   LanguageModelUtility u;
   u.next_token_agreement =
-      (clean_logits.argmax(-1) == noisy_logits.argmax(-1)).to(at::kDouble).mean().item<double>();
+      (clean_logits.argmax(-1) == other_logits.argmax(-1)).to(at::kDouble).mean().item<double>();
   u.perplexity_clean = perplexity(clean_logits, ids);
-  u.perplexity_perturbed = perplexity(noisy_logits, ids);
+  u.perplexity_perturbed = perplexity(other_logits, ids);
   return u;
 }
 

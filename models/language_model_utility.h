@@ -20,6 +20,10 @@ struct LanguageModelUtility {
 LanguageModelUtility compare_language_model(const Llama2cModel& model, const at::Tensor& ids,
                                             const at::Tensor& perturbed);
 
+// The same from two sets of next-token logits [B, T, vocab] of ids [B, T]: the clean model's
+// and another's (a model with perturbed inputs, or an obfuscated model's, unshuffled).
+LanguageModelUtility compare_next_token_logits(const at::Tensor& ids, const at::Tensor& clean_logits,
+                                               const at::Tensor& other_logits);
 // `count` texts of `tokens` new tokens after <s>, sampled at `temperature` (> 0); text i draws
 // from Rng(seed, i). Returns [count, tokens + 1] ids, <s> first.
 at::Tensor sample_texts(const Llama2cModel& model, std::int64_t count, std::int64_t tokens,

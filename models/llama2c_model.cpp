@@ -20,6 +20,16 @@ at::Tensor rms_norm(const at::Tensor& x, const at::Tensor& weight) {
 
 Llama2cModel::Llama2cModel(Llama2cWeights weights) : w_(std::move(weights)) {}
 
+Llama2cModel Llama2cModel::with_vocabulary(const at::Tensor& embedding, const at::Tensor& classifier) const {
+  EMBPRIV_CHECK(embedding.sizes() == w_.token_embedding.sizes() && classifier.sizes() == w_.classifier.sizes(),
+                "llama2c: new token rows must be " << w_.token_embedding.sizes() << ", got " << embedding.sizes()
+                                                   << " and " << classifier.sizes());
+  Llama2cWeights weights = w_;
+  weights.token_embedding = embedding.to(at::kFloat).contiguous();
+  weights.classifier = classifier.to(at::kFloat).contiguous();
+  return Llama2cModel(std::move(weights));
+}
+
 at::Tensor Llama2cModel::embed(const at::Tensor& ids) const {
   EMBPRIV_CHECK(!ids.is_floating_point(), "token ids must be integers, got " << ids.dtype());
   const at::Tensor flat = ids.to(at::kLong);

@@ -18,6 +18,10 @@ class Llama2cModel {
   const Llama2cConfig& config() const { return w_.config; }
   // The token-embedding matrix [vocab, dim] (the table an attacker knows).
   const at::Tensor& embedding_table() const { return w_.token_embedding; }
+  const at::Tensor& classifier() const { return w_.classifier; }
+  // The same model with other token rows: an input-embedding matrix and a classifier (head)
+  // matrix, both [vocab, dim] (the same tensor for a shared head). ObfusLM's server model.
+  Llama2cModel with_vocabulary(const at::Tensor& embedding, const at::Tensor& classifier) const;
 
   // Input embeddings of token ids [T] or [B, T]: [.., dim].
   at::Tensor embed(const at::Tensor& ids) const;

@@ -1,35 +1,19 @@
 // Experiment type `inversion` on the real stories260K model and yelp sentences, small sizes.
 #include "tests/catch.h"
-#include <unistd.h>
 
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "experiments/runner.h"
+#include "tests/test_run.h"
 
 using namespace embpriv;
 using Catch::Matchers::Contains;
-namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  fs::path dir = fs::temp_directory_path() / ("embpriv_inversion_test_" + std::to_string(getpid()));
-  Run() { fs::create_directories(dir); }
-  ~Run() { fs::remove_all(dir); }
-  ResultsTable operator()(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-    std::ofstream(dir / "c.yaml") << yaml;
-    RunOptions options;
-    options.config_path = (dir / "c.yaml").string();
-    options.overrides = overrides;
-    options.out = (dir / "r.h5").string();
-    options.overwrite = true;
-    options.plot = false;
-    std::ostringstream log;
-    REQUIRE(run_experiment(options, default_experiment_registry(), default_mechanism_registry(), log) == 0);
-    return read_results_h5(options.out);
-  }
+struct Run : ExperimentRun {
+  Run() : ExperimentRun("embpriv_inversion_test") {}
 };
 
 const char* kConfig = R"(type: inversion
@@ -41,7 +25,7 @@ sweep:
 )";
 
 double value(const ResultsTable& t, const std::string& column, std::size_t row) {
-  return std::get<std::vector<double>>(t.column(column).values)[row];
+  return number_at_row(t, column, row);
 }
 
 }  // namespace
@@ -89,7 +73,7 @@ TEST_CASE("inversion configs with a missing file are rejected before any work", 
   Run run;
   std::ofstream(run.dir / "c.yaml") << "type: inversion\ndata: {sentences: sentiment/nowhere.json}\n";
   RunOptions options;
-  options.config_path = (run.dir / "c.yaml").string();
+  options.config_path = run.dir / "c.yaml";
   options.dry_run = true;
   std::ostringstream log;
   CHECK_THROWS_WITH(run_experiment(options, default_experiment_registry(), default_mechanism_registry(), log),

@@ -1,0 +1,90 @@
+#include "mechanisms/obfuslm/vocabulary_obfuscator.h"
+
+#include <ATen/ATen.h>
+
+#include <numeric>
+#include <vector>
+
+#include "core/error.h"
+
+namespace embpriv {
+
+at::Tensor random_permutation(std::int64_t V, std::uint64_t seed) {
+  std::vector<std::int64_t> pi(static_cast<std::size_t>(V));
+  std::iota(pi.begin(), pi.end(), 0);
+  Rng rng(seed, 0);
+  for (std::int64_t i = V - 1; i > 0; --i) {
+    const auto j = std::min(i, static_cast<std::int64_t>(rng.uniform() * static_cast<double>(i + 1)));
+    std::swap(pi[static_cast<std::size_t>(i)], pi[static_cast<std::size_t>(j)]);
+  }
+  return at::tensor(pi, at::kLong);
+}
+
+EmbedClusterOptions cluster_options(const ObfuscationOptions& options, std::uint64_t seed) {
+  EmbedClusterOptions c;
+  c.k = options.k;
+  c.threshold = options.threshold;
+  c.order = options.order;
+  c.seed = derive_seed(seed, 0, "obfuslm.cluster");
+  c.candidates = options.candidates;
+  c.block = options.block;
+  return c;
+}
+
+ObfuscatedVocabulary obfuscate_vocabulary(const at::Tensor& embedding, const at::Tensor& head,
+                                          const Clusters& clusters, const ObfuscationOptions& options,
+                                          std::uint64_t seed) {
+  const std::int64_t V = embedding.size(0);
+  ObfuscatedVocabulary out;
+  out.clusters = clusters;
+  const SynthesisedRows rows =
+      weight_synth(embedding, head, clusters, {options.epsilon, options.normalization,
+                                               derive_seed(seed, 0, "obfuslm.weight_synth")});
+  out.synthesis = rows.stats;
+  out.obfuscated_embedding = rows.embedding;
+  out.permutation = random_permutation(V, derive_seed(seed, 0, "obfuslm.shuffle"));
+  out.inverse = at::empty_like(out.permutation);
+  out.inverse.index_copy_(0, out.permutation, at::arange(V, at::kLong));
+  // Row pi[t] of the server's matrix is token t's obfuscated row.
+  out.server_embedding = at::empty_like(rows.embedding);
+  out.server_embedding.index_copy_(0, out.permutation, rows.embedding);
+  if (rows.head.defined()) {
+    out.server_head = at::empty_like(rows.head);
+    out.server_head.index_copy_(0, out.permutation, rows.head);
+  }
+  return out;
+}
+
+ObfuscatedVocabulary obfuscate_vocabulary(const at::Tensor& embedding, const at::Tensor& head,
+                                          const ObfuscationOptions& options, std::uint64_t seed) {
+  EmbedClusterStats stats;
+  const Clusters clusters = embed_cluster(embedding, cluster_options(options, seed), &stats);
+  ObfuscatedVocabulary out = obfuscate_vocabulary(embedding, head, clusters, options, seed);
+  out.clustering = stats;
+  return out;
+}
+
+at::Tensor ObfuscatedVocabulary::encode(const at::Tensor& token_ids) const {
+  const std::int64_t V = permutation.size(0);
+  EMBPRIV_CHECK(token_ids.numel() == 0 || (token_ids.min().item<std::int64_t>() >= 0 &&
+                                           token_ids.max().item<std::int64_t>() < V),
+                "obfuslm encode: token ids must be in [0, " << V << ")");
+  return permutation.index_select(0, token_ids.reshape({-1}).to(at::kLong)).reshape(token_ids.sizes());
+}
+
+at::Tensor ObfuscatedVocabulary::decode(const at::Tensor& shuffled_ids) const {
+  const std::int64_t V = inverse.size(0);
+  EMBPRIV_CHECK(shuffled_ids.numel() == 0 || (shuffled_ids.min().item<std::int64_t>() >= 0 &&
+                                              shuffled_ids.max().item<std::int64_t>() < V),
+                "obfuslm decode: shuffled ids must be in [0, " << V << ")");
+  return inverse.index_select(0, shuffled_ids.reshape({-1}).to(at::kLong)).reshape(shuffled_ids.sizes());
+}
+
+at::Tensor ObfuscatedVocabulary::unshuffle_scores(const at::Tensor& shuffled_scores) const {
+  EMBPRIV_CHECK(shuffled_scores.size(-1) == permutation.size(0),
+                "obfuslm: scores must end in the vocabulary size " << permutation.size(0));
+  // Token t's score is at shuffled position pi[t].
+  return shuffled_scores.index_select(-1, permutation);
+}
+
+}  // namespace embpriv
