@@ -1,6 +1,7 @@
 #include "experiments/experiment_type.h"
 
 #include "core/error.h"
+#include "experiments/audit_experiment.h"
 #include "experiments/inversion_experiment.h"
 #include "experiments/obfuslm_experiment.h"
 #include "experiments/perturbation_experiment.h"
@@ -40,6 +41,7 @@ const ExperimentRegistry& default_experiment_registry() {
     r.add(make_perturbation_experiment());
     r.add(make_inversion_experiment());
     r.add(make_obfuslm_experiment());
+    r.add(make_audit_experiment());
     return r;
   }();
   return registry;

@@ -1,0 +1,87 @@
+// The privacy audit (attacks/audit.h) on samplers whose privacy loss is known exactly: a
+// Laplace mechanism (pure eps = Delta / b) is bounded below its eps and near it, the same with
+// half the noise is bounded above it, and a mechanism that puts every output at a fixed angle
+// from its input (Algorithm 1's flaw) gets a bound that grows with the trials. Fixed seeds;
+// confidence 0.95 (a correct mechanism lands above its eps with probability <= 5%; the seeds
+// here are fixed, so the outcome is too).
+#include <ATen/ATen.h>
+
+#include <cmath>
+
+#include "attacks/audit.h"
+#include "core/rng.h"
+#include "tests/catch.h"
+
+namespace {
+
+// y = x + Laplace(b) in every coordinate, d = 3.
+embpriv::OutputSampler laplace_sampler(const at::Tensor& x0, const at::Tensor& x1, double b) {
+  return [=](int which, std::int64_t trials, std::uint64_t seed) {
+    const at::Tensor x = which == 0 ? x0 : x1;
+    at::Tensor y = x.to(at::kDouble).unsqueeze(0).repeat({trials, 1}).contiguous();
+    double* p = y.data_ptr<double>();
+    embpriv::Rng rng(seed, 0);
+    for (std::int64_t i = 0; i < y.numel(); ++i) p[i] += b * rng.laplace();
+    return y;
+  };
+}
+
+// Every output at angle 0.3 from its input, in a random direction of the orthogonal plane.
+embpriv::OutputSampler fixed_angle_sampler(const at::Tensor& x0, const at::Tensor& x1) {
+  return [=](int which, std::int64_t trials, std::uint64_t seed) {
+    const at::Tensor x = (which == 0 ? x0 : x1).to(at::kDouble);
+    at::Tensor y = at::empty({trials, 3}, at::kDouble);
+    embpriv::Rng rng(seed, 0);
+    for (std::int64_t t = 0; t < trials; ++t) {
+      at::Tensor v = at::tensor({rng.normal(), rng.normal(), rng.normal()}, at::kDouble);
+      v = v - (v * x).sum() * x;
+      y[t] = std::cos(0.3) * x + std::sin(0.3) * v / v.norm();
+    }
+    return y;
+  };
+}
+
+}  // namespace
+
+TEST_CASE("audit of a Laplace mechanism: below its eps and near it; halved noise above", "[attacks][audit]") {
+  const at::Tensor x0 = at::tensor({1.0, 0.0, 0.0}), x1 = at::tensor({-1.0, 0.0, 0.0});
+  embpriv::AuditOptions options;
+  options.trials = 20000;
+  const double eps = 1.0;  // Delta1 = 2, b = 2 / eps
+  const embpriv::AuditResult fair = embpriv::audit_pair(laplace_sampler(x0, x1, 2.0 / eps), x0, x1, options, 3);
+  INFO(fair.test << " " << fair.hits_x0 << " " << fair.hits_x1);
+  CHECK(fair.eps_lower_bound <= eps);
+  CHECK(fair.eps_lower_bound > 0.8 * eps);  // the projection test reaches the loss at half the mass
+  CHECK(fair.test == "projection");
+  const embpriv::AuditResult broken = embpriv::audit_pair(laplace_sampler(x0, x1, 1.0 / eps), x0, x1, options, 3);
+  CHECK(broken.eps_lower_bound > eps);  // half the noise: the true loss is 2 eps
+  CHECK(broken.eps_lower_bound <= 2 * eps);
+}
+
+TEST_CASE("audit of a fixed-angle mechanism: the bound grows with the trials", "[attacks][audit]") {
+  const at::Tensor x0 = at::tensor({1.0, 0.0, 0.0});
+  const at::Tensor x1 = at::tensor({std::cos(0.5), std::sin(0.5), 0.0});
+  embpriv::AuditOptions options;
+  options.trials = 500;
+  const double few = embpriv::audit_pair(fixed_angle_sampler(x0, x1), x0, x1, options, 5).eps_lower_bound;
+  options.trials = 5000;
+  const embpriv::AuditResult many = embpriv::audit_pair(fixed_angle_sampler(x0, x1), x0, x1, options, 5);
+  CHECK(few > 4);
+  CHECK(many.eps_lower_bound > few + 2);  // about ln(trials): no finite eps holds
+  CHECK(many.hits_x1 < 0.01 * static_cast<double>(many.hits_x0));  // the test nearly never fires under x1
+}
+
+TEST_CASE("audit bound and bad input", "[attacks][audit]") {
+  // 0.5 of 1000 against 0.1 of 1000: ln(5) = 1.61 at most; the intervals take some of it.
+  const double bound = embpriv::audit_log_ratio_bound(500, 1000, 100, 1000, 0.95, 0);
+  CHECK(bound < std::log(5.0));
+  CHECK(bound > std::log(5.0) - 0.4);
+  CHECK(embpriv::audit_log_ratio_bound(500, 1000, 100, 1000, 0.95, 0.1) < bound);  // delta is subtracted
+  const at::Tensor x = at::tensor({1.0, 0.0});
+  embpriv::AuditOptions options;
+  options.trials = 5;
+  const auto sampler = [](int, std::int64_t t, std::uint64_t) { return at::zeros({t, 2}); };
+  CHECK_THROWS_WITH(embpriv::audit_pair(sampler, x, -x, options, 1), Catch::Contains("trials must be >= 10"));
+  options.trials = 100;
+  CHECK_THROWS_WITH(embpriv::audit_pair(sampler, x, x, options, 1), Catch::Contains("two different vectors"));
+}
