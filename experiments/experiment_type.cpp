@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "experiments/audit_experiment.h"
 #include "experiments/inversion_experiment.h"
+#include "experiments/mia_experiment.h"
 #include "experiments/obfuslm_experiment.h"
 #include "experiments/perturbation_experiment.h"
 
@@ -42,6 +43,7 @@ const ExperimentRegistry& default_experiment_registry() {
     r.add(make_inversion_experiment());
     r.add(make_obfuslm_experiment());
     r.add(make_audit_experiment());
+    r.add(make_mia_experiment());
     return r;
   }();
   return registry;

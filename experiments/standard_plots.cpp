@@ -1,5 +1,6 @@
 #include "experiments/standard_plots.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -83,7 +84,8 @@ double standard_error(const std::vector<double>& v) {
 }  // namespace
 
 std::string missing_plot_columns(const ResultsTable& table, const PlotRequest& request) {
-  std::vector<std::string> wanted = {request.x, request.y};
+  std::vector<std::string> wanted;
+  if (!request.curves) wanted = {request.x, request.y};
   wanted.insert(wanted.end(), request.group_by.begin(), request.group_by.end());
   if (!request.theory.empty()) wanted.push_back(request.theory);
   if (!request.along.empty()) wanted.push_back(request.along);
@@ -97,9 +99,48 @@ std::string missing_plot_columns(const ResultsTable& table, const PlotRequest& r
   return "";
 }
 
+namespace {
+
+// One line per ok row from its arrays request.x and request.y under /curves.
+std::vector<PlotSeries> curve_series(const ResultsTable& table, const PlotRequest& request) {
+  const Column* status = table.has_column("status") ? &table.column("status") : nullptr;
+  const Column& rows = table.column("row");
+  std::vector<PlotSeries> series;
+  int color = 1;
+  for (std::size_t i = 0; i < table.rows(); ++i) {
+    if (status && text_at(*status, i) != "ok") continue;
+    const auto row = static_cast<std::int64_t>(number_at(rows, i));
+    const auto found = std::find_if(table.curves.begin(), table.curves.end(),
+                                    [&](const RowCurves& c) { return c.row == row; });
+    if (found == table.curves.end()) continue;
+    const std::vector<double>* x = nullptr;
+    const std::vector<double>* y = nullptr;
+    for (const auto& [name, values] : found->arrays) {
+      if (name == request.x) x = &values;
+      if (name == request.y) y = &values;
+    }
+    if (!x || !y || x->size() != y->size()) continue;
+    std::string label;
+    for (const std::string& g : request.group_by) {
+      label += (label.empty() ? "" : ", ") + group_label(g, text_at(table.column(g), i));
+    }
+    PlotSeries line{label.empty() ? "row " + std::to_string(row) : label, {}, {}, {}, false, false, color++};
+    for (std::size_t k = 0; k < x->size(); ++k) {
+      if ((request.log_x && (*x)[k] <= 0) || (request.log_y && (*y)[k] <= 0)) continue;
+      line.x.push_back((*x)[k]);
+      line.y.push_back((*y)[k]);
+    }
+    if (!line.x.empty()) series.push_back(std::move(line));
+  }
+  return series;
+}
+
+}  // namespace
+
 std::vector<PlotSeries> aggregate_series(const ResultsTable& table, const PlotRequest& request) {
   const std::string missing = missing_plot_columns(table, request);
   EMBPRIV_CHECK(missing.empty(), missing);
+  if (request.curves) return curve_series(table, request);
   const Column& x = table.column(request.x);
   const Column& y = table.column(request.y);
   const Column* status = table.has_column("status") ? &table.column("status") : nullptr;

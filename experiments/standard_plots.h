@@ -23,6 +23,9 @@ struct PlotRequest {
   // Optional: requests with the same page are drawn as panels of one figure STEM.PAGE.png.
   std::string page;
   std::string theory_label = "theory";  // legend word of the dashed line
+  // x and y name per-row arrays under /curves (e.g. an ROC curve) instead of columns: one line
+  // per ok row, labelled by its group_by values.
+  bool curves = false;
 };
 
 // The columns a request names that the table lacks, as one message ("" when all are there).

