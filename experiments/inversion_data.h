@@ -23,6 +23,8 @@ struct InversionSettings {
   std::int64_t glove_words, max_sentences, k, stories, story_tokens;
   double temperature;
   std::vector<std::string> train_sentences = {};
+  bool learned = false;            // attack.learned: also run the learned inversion attack
+  std::int64_t learned_epochs = 8, learned_window = 2;
 };
 // Reads and checks a point's settings; throws ConfigError naming the key.
 InversionSettings read_inversion_settings(const YAML::Node& config);

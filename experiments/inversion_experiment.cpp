@@ -7,6 +7,7 @@
 #include <limits>
 #include <sstream>
 
+#include "attacks/learned_inversion.h"
 #include "attacks/nearest_rows.h"
 #include "data/data_paths.h"
 #include "data/embedding_formats.h"
@@ -43,6 +44,10 @@ mask: none              # none | punctuation (public tokens sent unchanged, vMF 
 attack:
   metric: cosine        # cosine | l2
   k: 5                  # guesses kept per token (top-1 and top-k recovery)
+  learned: false        # also the learned attack: an MLP over a window of perturbed embeddings,
+                        # trained on utility.train_sentences perturbed alike (stories260k only)
+  learned_epochs: 8
+  learned_window: 2     # neighbours on each side the MLP reads
 utility:                # a sentiment classifier on mean-pooled sentence embeddings, tested on data.sentences
   train_sentences: [sentiment/amazon.json, sentiment/imdb.json]   # [] to skip
 language_model:
@@ -78,7 +83,8 @@ language_model:
             "topk_recovery", "rouge_l",      "mean_cosine",          "mean_norm_ratio",
             "lm_next_token_agreement", "lm_perplexity_clean", "lm_perplexity_perturbed",
             "sentiment_accuracy_clean", "sentiment_accuracy_train_clean",
-            "sentiment_accuracy_train_perturbed"};
+            "sentiment_accuracy_train_perturbed", "learned_top1_recovery", "learned_topk_recovery",
+            "learned_rouge_l"};
   }
   std::vector<std::string> string_columns() const override { return {"mechanism_name", "claim"}; }
 
@@ -99,6 +105,8 @@ language_model:
       for (PlotRequest request : std::vector<PlotRequest>{
                {"recovery", "mechanism.epsilon", "top1_recovery", groups, "", true, false,
                 "KNN top-1 token recovery (attack success)", "", ""},
+               {"learned", "mechanism.epsilon", "learned_top1_recovery", groups, "top1_recovery", true, false,
+                "learned inversion top-1 recovery (dashed: KNN)", "", ""},
                {"rouge", "mechanism.epsilon", "rouge_l", groups, "", true, false,
                 "ROUGE-L F1 of the recovered sentences", "", ""},
                {"lm_agreement", "mechanism.epsilon", "lm_next_token_agreement", groups, "", true, false,
@@ -202,6 +210,33 @@ language_model:
                                      .accuracy(noisy_test.features, noisy_test.labels);
     }
 
+    // The learned attack: trained on the public sentences perturbed by the same mechanism.
+    double learned_top1 = nan, learned_topk = nan, learned_rouge = nan;
+    if (s.learned) {
+      const PrivateText train = encode_sentences(data, s, data.train_sentences, data.train_sentences.size());
+      LearnedInversionOptions options;
+      options.epochs = s.learned_epochs;
+      options.window = s.learned_window;
+      options.seed = derive_seed(input.point.seed, input.point.point_id, "learned_inversion");
+      const RowPerturber perturb = [&](const at::Tensor& rows, std::uint64_t seed) {
+        return mechanism->perturb(rows, RandomStream{seed, 0});
+      };
+      const LearnedInverter inverter = LearnedInverter::train({at::tensor(train.flat, at::kLong), train.spans},
+                                                              text.table, perturb, text.special, options);
+      const at::Tensor learned = inverter.guess(perturbed, text.spans, s.k);
+      learned_top1 = top_k_recovery(ids, learned, 1, counted);
+      learned_topk = top_k_recovery(ids, learned, s.k, counted);
+      const at::Tensor top = learned.select(1, 0).contiguous();
+      const std::int64_t* g = top.data_ptr<std::int64_t>();
+      learned_rouge = 0;
+      for (const auto& [begin, end] : text.spans) {
+        learned_rouge += rouge_l_f1(std::vector<std::int64_t>(text.flat.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                              text.flat.begin() + static_cast<std::ptrdiff_t>(end)),
+                                    std::vector<std::int64_t>(g + begin, g + end));
+      }
+      learned_rouge /= static_cast<double>(text.spans.size());
+    }
+
     PointResult result;
     const double sent = static_cast<double>(text.flat.size());
     result.numbers = {{"epsilon", mechanism->epsilon()},
@@ -218,12 +253,16 @@ language_model:
                       {"lm_perplexity_perturbed", lm.perplexity_perturbed},
                       {"sentiment_accuracy_clean", accuracy_clean},
                       {"sentiment_accuracy_train_clean", accuracy_train_clean},
-                      {"sentiment_accuracy_train_perturbed", accuracy_train_perturbed}};
+                      {"sentiment_accuracy_train_perturbed", accuracy_train_perturbed},
+                      {"learned_top1_recovery", learned_top1},
+                      {"learned_topk_recovery", learned_topk},
+                      {"learned_rouge_l", learned_rouge}};
     result.strings = {{"mechanism_name", mechanism->name()}, {"claim", mechanism->claim().describe()}};
     std::ostringstream headline;
     headline.precision(3);
     headline << "top1=" << result.numbers[4].second << " rouge_l=" << result.numbers[6].second;
     if (data.model) headline << " lm_agreement=" << lm.next_token_agreement;
+    if (s.learned) headline << " learned_top1=" << learned_top1;
     result.headline = headline.str();
     return result;
   }

@@ -79,3 +79,20 @@ TEST_CASE("inversion configs with a missing file are rejected before any work", 
   CHECK_THROWS_WITH(run_experiment(options, default_experiment_registry(), default_mechanism_registry(), log),
                     Contains("line 2") && Contains("data.sentences") && Contains("not found"));
 }
+
+TEST_CASE("inversion with the learned attack: trained on public sentences, compared with KNN", "[engine][attacks]") {
+  Run run;
+  const ResultsTable t = run(R"(type: inversion
+data: {max_sentences: 60}
+attack: {learned: true, learned_epochs: 3}
+language_model: {texts: 0}
+utility: {train_sentences: [sentiment/amazon.json]}
+mechanism: {name: vmf, epsilon: 1000, beta: 1}
+)");
+  REQUIRE(t.rows() == 1);
+  // eps = 1000: both attacks read nearly every token back.
+  CHECK(value(t, "top1_recovery", 0) > 0.95);
+  CHECK(value(t, "learned_top1_recovery", 0) > 0.8);
+  CHECK(value(t, "learned_topk_recovery", 0) >= value(t, "learned_top1_recovery", 0));
+  CHECK(value(t, "learned_rouge_l", 0) > 0.8);
+}
