@@ -1,6 +1,7 @@
 # embpriv: the two entry points of README.md, plus build and bench.
 #   make demo   installs what is missing, builds, runs the theory checks at d = 4096, a paper
-#               sweep, and KNN inversion of GloVe word embeddings of real sentences
+#               sweep, KNN inversion of GloVe word embeddings of real sentences, and ObfusLM
+#               on the stories260K language model
 #   make test   installs what is missing, builds, runs every test (ctest)
 BUILD ?= build
 JOBS ?= $(shell nproc)
@@ -18,6 +19,7 @@ demo: build
 	$(BUILD)/embpriv bounds --dim 4096
 	$(BUILD)/embpriv run configs/paper/mechanisms_vs_epsilon.yaml --overwrite
 	$(BUILD)/embpriv run configs/inversion_glove.yaml --overwrite
+	$(BUILD)/embpriv run configs/obfuslm_stories260k.yaml --overwrite
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure --timeout 900
@@ -25,6 +27,7 @@ test: build
 bench: build
 	@bash scripts/setup.sh --bench
 	BUILD_DIR=$(BUILD) bash bench/run_mechanisms.sh
+	BUILD_DIR=$(BUILD) bash bench/run_embed_cluster.sh
 
 clean:
 	rm -rf $(BUILD) $(BUILD).configure.log
