@@ -82,7 +82,7 @@ audit:
     }
     std::vector<PlotRequest> plots;
     PlotRequest versus_claim{"lower_bound", "claimed_epsilon", "eps_lower_bound", groups, "claimed_epsilon", true,
-                             false, "audit: empirical eps lower bound vs the claimed eps (dashed: y = x)", "", ""};
+                             true, "audit: empirical eps lower bound vs the claimed eps (dashed: y = x)", "", ""};
     versus_claim.theory_label = "claimed (y = x)";
     plots.push_back(versus_claim);
     if (std::find(swept.begin(), swept.end(), "audit.trials") != swept.end()) {

@@ -210,9 +210,8 @@ language_model:         # stories260k: texts the clean model writes, read by the
     }
     if (is_swept("obfuscation.epsilon")) {
       PlotRequest anonymity{"anonymity", "obfuscation.epsilon", "anonymity_eps_lower_max",
-                            groups_without("obfuscation.epsilon"), "epsilon", true, false,
-                            "(k, eps)-anonymity game: largest empirical-eps lower bound over cluster pairs "
-                            "(dashed: the claimed eps)", "", ""};
+                            groups_without("obfuscation.epsilon"), "epsilon", true, true,
+                            "anonymity game: largest eps lower bound over pairs (dashed: claimed eps)", "", ""};
       anonymity.theory_label = "claimed eps";
       plots.push_back(anonymity);
     }

@@ -64,7 +64,9 @@ void plot_figure(const std::vector<PlotSpec>& panels, const std::string& path, P
       script << "set title " << quoted(panel.title) << "\n"
              << "set xlabel " << quoted(panel.x_label) << "\nset ylabel "
              << quoted(panel.y_label) << "\nset grid\nset key below Left reverse box\n"
-             << "set offsets 0, 0, graph 0.04, graph 0.04\n"  // lines at y = 0 or 1 stay off the frame
+             // Lines at y = 0 or 1 stay off the frame (linear y only: on a log axis the
+             // margin would span decades).
+             << (panel.log_y ? "set offsets 0, 0, 0, 0\n" : "set offsets 0, 0, graph 0.04, graph 0.04\n")
              << (panel.log_x ? "set logscale x\n" : "unset logscale x\n")
              << (panel.log_y ? "set logscale y\n" : "unset logscale y\n") << "plot ";
       for (std::size_t i = 0; i < panel.series.size(); ++i, ++block) {
