@@ -23,14 +23,11 @@ AuditSettings read_settings(const YAML::Node& c) {
                   point_value<double>(c, "audit.distance", "a number"),
                   point_value<double>(c, "audit.confidence", "a number"),
                   point_value<std::string>(c, "audit.break", "none or halve_noise")};
-  const auto require = [](bool ok, const char* path, const std::string& problem) {
-    if (!ok) throw ConfigError(path, std::string(path) + " " + problem);
-  };
-  require(s.dim >= 2 && s.dim <= 65536, "data.dim", "must be in [2, 65536], got " + std::to_string(s.dim));
-  require(s.trials >= 10, "audit.trials", "must be >= 10, got " + std::to_string(s.trials));
-  require(s.distance > 0 && s.distance <= M_PI, "audit.distance", "must be in (0, pi] radians");
-  require(s.confidence > 0 && s.confidence < 1, "audit.confidence", "must be in (0, 1)");
-  require(s.broken == "none" || s.broken == "halve_noise", "audit.break",
+  require_key(s.dim >= 2 && s.dim <= 65536, "data.dim", "must be in [2, 65536], got " + std::to_string(s.dim));
+  require_key(s.trials >= 10, "audit.trials", "must be >= 10, got " + std::to_string(s.trials));
+  require_key(s.distance > 0 && s.distance <= M_PI, "audit.distance", "must be in (0, pi] radians");
+  require_key(s.confidence > 0 && s.confidence < 1, "audit.confidence", "must be in (0, 1)");
+  require_key(s.broken == "none" || s.broken == "halve_noise", "audit.break",
           "must be none or halve_noise, got '" + s.broken + "'");
   return s;
 }

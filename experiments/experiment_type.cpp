@@ -1,6 +1,7 @@
 #include "experiments/experiment_type.h"
 
 #include "core/error.h"
+#include "data/data_paths.h"
 #include "experiments/audit_experiment.h"
 #include "experiments/inversion_experiment.h"
 #include "experiments/mia_experiment.h"
@@ -26,6 +27,20 @@ std::vector<std::string> ExperimentRegistry::names() const {
   std::vector<std::string> names;
   for (const auto& type : types_) names.push_back(type->name());
   return names;
+}
+
+void require_key(bool ok, const std::string& path, const std::string& problem) {
+  if (!ok) throw ConfigError(path, path + " " + problem);
+}
+
+void check_data_files(const std::vector<std::pair<std::string, std::string>>& files) {
+  for (const auto& [key, path] : files) {
+    try {
+      resolve_data_path(path);
+    } catch (const Error& e) {
+      throw ConfigError(key, key + ": " + e.what());
+    }
+  }
 }
 
 std::unique_ptr<Mechanism> point_mechanism(const YAML::Node& config, const MechanismRegistry& registry) {

@@ -70,6 +70,11 @@ const ExperimentRegistry& default_experiment_registry();
 // ConfigError("mechanism", the registry's message).
 template <class T>
 T point_value(const YAML::Node& config, const std::string& path, const char* expected);
+// Throws ConfigError(path, "PATH PROBLEM") unless ok.
+void require_key(bool ok, const std::string& path, const std::string& problem);
+// Resolves every (key, data file) pair (data/data_paths.h); a missing file throws
+// ConfigError(key, "KEY: <why>").
+void check_data_files(const std::vector<std::pair<std::string, std::string>>& files);
 std::unique_ptr<Mechanism> point_mechanism(const YAML::Node& config, const MechanismRegistry& registry);
 
 template <class T>

@@ -32,28 +32,25 @@ InversionSettings read_inversion_settings(const YAML::Node& c) {
   s.learned = point_value<bool>(c, "attack.learned", "true or false");
   s.learned_epochs = point_value<std::int64_t>(c, "attack.learned_epochs", "an integer");
   s.learned_window = point_value<std::int64_t>(c, "attack.learned_window", "an integer");
-  auto require = [](bool ok, const char* path, const std::string& problem) {
-    if (!ok) throw ConfigError(path, std::string(path) + " " + problem);
-  };
-  require(s.vocabulary == "stories260k" || s.vocabulary == "glove", "data.vocabulary",
+  require_key(s.vocabulary == "stories260k" || s.vocabulary == "glove", "data.vocabulary",
           "must be stories260k (the llama2.c model's tokens) or glove (GloVe 100-d words), got '" +
               s.vocabulary + "'");
-  require(s.glove_words >= 0, "data.glove_words", "must be >= 0 (0: all), got " + std::to_string(s.glove_words));
-  require(s.max_sentences >= 1, "data.max_sentences", "must be >= 1, got " + std::to_string(s.max_sentences));
-  require(s.k >= 1 && s.k <= 100, "attack.k", "must be in [1, 100], got " + std::to_string(s.k));
-  require(!s.learned || !s.train_sentences.empty(), "attack.learned",
+  require_key(s.glove_words >= 0, "data.glove_words", "must be >= 0 (0: all), got " + std::to_string(s.glove_words));
+  require_key(s.max_sentences >= 1, "data.max_sentences", "must be >= 1, got " + std::to_string(s.max_sentences));
+  require_key(s.k >= 1 && s.k <= 100, "attack.k", "must be in [1, 100], got " + std::to_string(s.k));
+  require_key(!s.learned || !s.train_sentences.empty(), "attack.learned",
           "needs public training text: utility.train_sentences must name at least one file");
-  require(!s.learned || s.vocabulary == "stories260k", "attack.learned",
+  require_key(!s.learned || s.vocabulary == "stories260k", "attack.learned",
           "runs on data.vocabulary: stories260k (a classifier over 341,479 GloVe words does not fit here)");
-  require(s.learned_epochs >= 1 && s.learned_epochs <= 1000, "attack.learned_epochs", "must be in [1, 1000]");
-  require(s.learned_window >= 0 && s.learned_window <= 8, "attack.learned_window", "must be in [0, 8]");
-  require(s.metric == "cosine" || s.metric == "l2", "attack.metric", "must be cosine or l2, got '" + s.metric + "'");
-  require(s.mask == "none" || s.mask == "punctuation", "mask",
+  require_key(s.learned_epochs >= 1 && s.learned_epochs <= 1000, "attack.learned_epochs", "must be in [1, 1000]");
+  require_key(s.learned_window >= 0 && s.learned_window <= 8, "attack.learned_window", "must be in [0, 8]");
+  require_key(s.metric == "cosine" || s.metric == "l2", "attack.metric", "must be cosine or l2, got '" + s.metric + "'");
+  require_key(s.mask == "none" || s.mask == "punctuation", "mask",
           "must be none or punctuation, got '" + s.mask + "'");
-  require(s.stories >= 0, "language_model.texts", "must be >= 0, got " + std::to_string(s.stories));
-  require(s.story_tokens >= 2 && s.story_tokens <= 255, "language_model.tokens",
+  require_key(s.stories >= 0, "language_model.texts", "must be >= 0, got " + std::to_string(s.stories));
+  require_key(s.story_tokens >= 2 && s.story_tokens <= 255, "language_model.tokens",
           "must be in [2, 255], got " + std::to_string(s.story_tokens));
-  require(s.temperature > 0, "language_model.temperature", "must be > 0");
+  require_key(s.temperature > 0, "language_model.temperature", "must be > 0");
   return s;
 }
 

@@ -60,7 +60,7 @@ language_model:
 
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     const InversionSettings s = read_inversion_settings(config);
-    std::vector<std::pair<const char*, std::string>> files = {{"data.sentences", s.sentences}};
+    std::vector<std::pair<std::string, std::string>> files = {{"data.sentences", s.sentences}};
     for (const std::string& file : s.train_sentences) files.emplace_back("utility.train_sentences", file);
     if (s.vocabulary == "glove") {
       files.emplace_back("data.glove", s.glove);
@@ -68,13 +68,7 @@ language_model:
       files.emplace_back("data.model", s.model);
       files.emplace_back("data.tokenizer", s.tokenizer);
     }
-    for (const auto& [key, path] : files) {
-      try {
-        resolve_data_path(path);
-      } catch (const Error& e) {
-        throw ConfigError(key, std::string(key) + ": " + e.what());
-      }
-    }
+    check_data_files(files);
     point_mechanism(config, registry);
   }
 

@@ -2,8 +2,6 @@
 
 #include <ATen/ATen.h>
 
-#include <map>
-#include <mutex>
 #include <numeric>
 #include <sstream>
 
@@ -39,14 +37,11 @@ MiaSettings read_settings(const YAML::Node& c) {
   s.perturb = point_value<bool>(c, "data.perturb", "true or false");
   s.shadows = point_value<std::int64_t>(c, "attack.shadows", "an integer");
   s.l2 = point_value<double>(c, "target.l2", "a number");
-  const auto require = [](bool ok, const char* path, const std::string& problem) {
-    if (!ok) throw ConfigError(path, std::string(path) + " " + problem);
-  };
-  require(s.data.glove_words >= 0, "data.glove_words", "must be >= 0 (0: all)");
-  require(s.examples >= 20, "data.examples", "must be >= 20, got " + std::to_string(s.examples));
-  require(s.shadows >= 2, "attack.shadows", "must be >= 2 (LiRA fits a Gaussian per example), got " +
+  require_key(s.data.glove_words >= 0, "data.glove_words", "must be >= 0 (0: all)");
+  require_key(s.examples >= 20, "data.examples", "must be >= 20, got " + std::to_string(s.examples));
+  require_key(s.shadows >= 2, "attack.shadows", "must be >= 2 (LiRA fits a Gaussian per example), got " +
                                                 std::to_string(s.shadows));
-  require(s.l2 > 0, "target.l2", "must be > 0");
+  require_key(s.l2 > 0, "target.l2", "must be > 0");
   return s;
 }
 
@@ -106,16 +101,10 @@ attack:
 
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     const MiaSettings s = read_settings(config);
-    std::vector<std::pair<const char*, std::string>> files = {{"data.glove", s.data.glove},
+    std::vector<std::pair<std::string, std::string>> files = {{"data.glove", s.data.glove},
                                                               {"data.sentences", s.data.sentences}};
     for (const std::string& f : s.data.train_sentences) files.emplace_back("data.more_sentences", f);
-    for (const auto& [key, path] : files) {
-      try {
-        resolve_data_path(path);
-      } catch (const Error& e) {
-        throw ConfigError(key, std::string(key) + ": " + e.what());
-      }
-    }
+    check_data_files(files);
     point_mechanism(config, registry);
   }
 
@@ -195,8 +184,17 @@ attack:
     const double train_accuracy = target.accuracy(clean.index_select(0, inside), labels.index_select(0, inside));
     const double test_accuracy = target.accuracy(clean.index_select(0, outside), labels.index_select(0, outside));
 
-    // The shadows: cached per (point, seed), so another attack over the same shadows does not retrain.
-    const Shadows& shadows = cached_shadows(input, s, text, clean, labels, used, seed);
+    // The shadows: the attacker's own random halves and noise. Every attack variant below reads
+    // these same shadows: none retrains.
+    Shadows shadows{at::empty({s.shadows, N}, at::kDouble), at::empty({s.shadows, N}, at::kBool)};
+    for (std::int64_t k = 0; k < s.shadows; ++k) {
+      const auto index = static_cast<std::uint64_t>(k + 1);
+      const at::Tensor in = random_half(N, seed("mia.shadow_members", index));
+      shadows.in[k] = in;
+      const LogisticRegression shadow =
+          train_on(sentence_features(text, used, seed("mia.shadow_noise", index)), labels, in, s.l2);
+      shadows.phi[k] = logit_confidence(shadow.probabilities(clean), labels);
+    }
     const MembershipAttackScores attacks = membership_scores(target_phi, shadows.phi, shadows.in);
 
     PointResult result;
@@ -226,30 +224,6 @@ attack:
     return result;
   }
 
- private:
-  template <class Seed>
-  static const Shadows& cached_shadows(const PointInput& input, const MiaSettings& s, const PrivateText& text,
-                                       const at::Tensor& clean, const at::Tensor& labels, const Mechanism* used,
-                                       const Seed& seed) {
-    static std::mutex mutex;
-    static std::map<std::string, Shadows> cache;
-    const std::string key = flow_yaml(input.config["data"]) + flow_yaml(input.config["mechanism"]) +
-                            flow_yaml(input.config["target"]) + std::to_string(s.shadows) + "|" +
-                            std::to_string(input.point.seed) + "|" + std::to_string(input.point.point_id);
-    std::lock_guard<std::mutex> lock(mutex);
-    if (const auto found = cache.find(key); found != cache.end()) return found->second;
-    const std::int64_t N = clean.size(0);
-    Shadows out{at::empty({s.shadows, N}, at::kDouble), at::empty({s.shadows, N}, at::kBool)};
-    for (std::int64_t k = 0; k < s.shadows; ++k) {
-      const auto index = static_cast<std::uint64_t>(k + 1);
-      const at::Tensor in = random_half(N, seed("mia.shadow_members", index));
-      out.in[k] = in;
-      const LogisticRegression shadow =
-          train_on(sentence_features(text, used, seed("mia.shadow_noise", index)), labels, in, s.l2);
-      out.phi[k] = logit_confidence(shadow.probabilities(clean), labels);
-    }
-    return cache.emplace(key, std::move(out)).first->second;
-  }
 };
 
 }  // namespace

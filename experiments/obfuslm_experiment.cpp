@@ -52,9 +52,6 @@ ObfuslmSettings read_settings(const YAML::Node& c) {
   s.confidence = point_value<double>(c, "attack.confidence", "a number");
   s.generate = point_value<std::int64_t>(c, "language_model.generate", "an integer");
   s.prompt = point_value<std::string>(c, "language_model.prompt", "a string");
-  const auto require = [](bool ok, const char* path, const std::string& problem) {
-    if (!ok) throw ConfigError(path, std::string(path) + " " + problem);
-  };
   const auto wrap = [](const char* path, auto parse) {
     try {
       return parse();
@@ -64,24 +61,24 @@ ObfuslmSettings read_settings(const YAML::Node& c) {
   };
   s.options.normalization = wrap("obfuscation.normalization", [&] { return parse_weight_normalization(normalization); });
   s.options.order = wrap("obfuscation.order", [&] { return parse_cluster_order(order); });
-  require(s.data.vocabulary == "stories260k" || s.data.vocabulary == "glove", "data.vocabulary",
+  require_key(s.data.vocabulary == "stories260k" || s.data.vocabulary == "glove", "data.vocabulary",
           "must be stories260k or glove, got '" + s.data.vocabulary + "'");
-  require(s.options.k >= 1, "obfuscation.k", "must be >= 1, got " + std::to_string(s.options.k));
-  require(std::isfinite(s.options.epsilon) && s.options.epsilon > 0, "obfuscation.epsilon",
+  require_key(s.options.k >= 1, "obfuscation.k", "must be >= 1, got " + std::to_string(s.options.k));
+  require_key(std::isfinite(s.options.epsilon) && s.options.epsilon > 0, "obfuscation.epsilon",
           "must be finite and > 0, got " + std::to_string(s.options.epsilon));
-  require(s.options.threshold >= 0 && s.options.threshold <= 1, "obfuscation.threshold",
+  require_key(s.options.threshold >= 0 && s.options.threshold <= 1, "obfuscation.threshold",
           "(beta) must be in [0, 1], got " + std::to_string(s.options.threshold));
-  require(s.data.glove_words >= 0, "data.glove_words", "must be >= 0 (0: all)");
-  require(s.data.max_sentences >= 1, "data.max_sentences", "must be >= 1");
-  require(s.data.k >= 1 && s.data.k <= 100, "attack.k", "must be in [1, 100], got " + std::to_string(s.data.k));
-  require(s.vocabulary_sample >= 1, "attack.vocabulary_sample", "must be >= 1");
-  require(s.anonymity_clusters >= 0, "attack.anonymity_clusters", "must be >= 0");
-  require(s.anonymity_trials >= 10, "attack.anonymity_trials", "must be >= 10");
-  require(s.confidence > 0 && s.confidence < 1, "attack.confidence", "must be in (0, 1)");
-  require(s.data.stories >= 0, "language_model.texts", "must be >= 0");
-  require(s.data.story_tokens >= 2 && s.data.story_tokens <= 255, "language_model.tokens", "must be in [2, 255]");
-  require(s.data.temperature > 0, "language_model.temperature", "must be > 0");
-  require(s.generate >= 0 && s.generate <= 200, "language_model.generate", "must be in [0, 200]");
+  require_key(s.data.glove_words >= 0, "data.glove_words", "must be >= 0 (0: all)");
+  require_key(s.data.max_sentences >= 1, "data.max_sentences", "must be >= 1");
+  require_key(s.data.k >= 1 && s.data.k <= 100, "attack.k", "must be in [1, 100], got " + std::to_string(s.data.k));
+  require_key(s.vocabulary_sample >= 1, "attack.vocabulary_sample", "must be >= 1");
+  require_key(s.anonymity_clusters >= 0, "attack.anonymity_clusters", "must be >= 0");
+  require_key(s.anonymity_trials >= 10, "attack.anonymity_trials", "must be >= 10");
+  require_key(s.confidence > 0 && s.confidence < 1, "attack.confidence", "must be in (0, 1)");
+  require_key(s.data.stories >= 0, "language_model.texts", "must be >= 0");
+  require_key(s.data.story_tokens >= 2 && s.data.story_tokens <= 255, "language_model.tokens", "must be in [2, 255]");
+  require_key(s.data.temperature > 0, "language_model.temperature", "must be > 0");
+  require_key(s.generate >= 0 && s.generate <= 200, "language_model.generate", "must be in [0, 200]");
   return s;
 }
 
@@ -145,7 +142,7 @@ language_model:         # stories260k: texts the clean model writes, read by the
 
   void check_point(const YAML::Node& config, const MechanismRegistry&) const override {
     const ObfuslmSettings s = read_settings(config);
-    std::vector<std::pair<const char*, std::string>> files = {{"data.sentences", s.data.sentences}};
+    std::vector<std::pair<std::string, std::string>> files = {{"data.sentences", s.data.sentences}};
     if (s.data.vocabulary == "glove") {
       files.emplace_back("data.glove", s.data.glove);
       for (const std::string& file : s.data.train_sentences) files.emplace_back("utility.train_sentences", file);
@@ -153,13 +150,7 @@ language_model:         # stories260k: texts the clean model writes, read by the
       files.emplace_back("data.model", s.data.model);
       files.emplace_back("data.tokenizer", s.data.tokenizer);
     }
-    for (const auto& [key, path] : files) {
-      try {
-        resolve_data_path(path);
-      } catch (const Error& e) {
-        throw ConfigError(key, std::string(key) + ": " + e.what());
-      }
-    }
+    check_data_files(files);
   }
 
   std::vector<std::string> number_columns() const override {

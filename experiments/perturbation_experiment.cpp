@@ -36,16 +36,13 @@ Settings read_settings(const YAML::Node& config) {
              point_value<double>(config, "data.norm_min", "a number"),
              point_value<double>(config, "data.norm_max", "a number"),
              point_value<double>(config, "data.text_fraction", "a number"), config["mechanism"]};
-  auto require = [](bool ok, const char* path, const std::string& problem) {
-    if (!ok) throw ConfigError(path, std::string(path) + " " + problem);
-  };
-  require(s.dim >= 2, "data.dim", "must be >= 2, got " + std::to_string(s.dim));
-  require(s.samples >= 2, "data.samples", "must be >= 2, got " + std::to_string(s.samples));
-  require(std::isfinite(s.norm_min) && s.norm_min > 0, "data.norm_min",
+  require_key(s.dim >= 2, "data.dim", "must be >= 2, got " + std::to_string(s.dim));
+  require_key(s.samples >= 2, "data.samples", "must be >= 2, got " + std::to_string(s.samples));
+  require_key(std::isfinite(s.norm_min) && s.norm_min > 0, "data.norm_min",
           "must be finite and > 0, got " + flow_yaml(config["data"]["norm_min"]));
-  require(std::isfinite(s.norm_max) && s.norm_max >= s.norm_min, "data.norm_max",
+  require_key(std::isfinite(s.norm_max) && s.norm_max >= s.norm_min, "data.norm_max",
           "must be finite and >= data.norm_min, got " + flow_yaml(config["data"]["norm_max"]));
-  require(s.text_fraction >= 0 && s.text_fraction <= 1, "data.text_fraction",
+  require_key(s.text_fraction >= 0 && s.text_fraction <= 1, "data.text_fraction",
           "must be in [0, 1], got " + flow_yaml(config["data"]["text_fraction"]));
   return s;
 }

@@ -64,20 +64,24 @@ ObfuscatedVocabulary obfuscate_vocabulary(const at::Tensor& embedding, const at:
   return out;
 }
 
+namespace {
+
+// mapping[ids], in the shape of ids, after checking every id is in range.
+at::Tensor map_ids(const at::Tensor& mapping, const at::Tensor& ids, const char* what) {
+  const std::int64_t V = mapping.size(0);
+  EMBPRIV_CHECK(ids.numel() == 0 || (ids.min().item<std::int64_t>() >= 0 && ids.max().item<std::int64_t>() < V),
+                "obfuslm " << what << " must be in [0, " << V << ")");
+  return mapping.index_select(0, ids.reshape({-1}).to(at::kLong)).reshape(ids.sizes());
+}
+
+}  // namespace
+
 at::Tensor ObfuscatedVocabulary::encode(const at::Tensor& token_ids) const {
-  const std::int64_t V = permutation.size(0);
-  EMBPRIV_CHECK(token_ids.numel() == 0 || (token_ids.min().item<std::int64_t>() >= 0 &&
-                                           token_ids.max().item<std::int64_t>() < V),
-                "obfuslm encode: token ids must be in [0, " << V << ")");
-  return permutation.index_select(0, token_ids.reshape({-1}).to(at::kLong)).reshape(token_ids.sizes());
+  return map_ids(permutation, token_ids, "encode: token ids");
 }
 
 at::Tensor ObfuscatedVocabulary::decode(const at::Tensor& shuffled_ids) const {
-  const std::int64_t V = inverse.size(0);
-  EMBPRIV_CHECK(shuffled_ids.numel() == 0 || (shuffled_ids.min().item<std::int64_t>() >= 0 &&
-                                              shuffled_ids.max().item<std::int64_t>() < V),
-                "obfuslm decode: shuffled ids must be in [0, " << V << ")");
-  return inverse.index_select(0, shuffled_ids.reshape({-1}).to(at::kLong)).reshape(shuffled_ids.sizes());
+  return map_ids(inverse, shuffled_ids, "decode: shuffled ids");
 }
 
 at::Tensor ObfuscatedVocabulary::unshuffle_scores(const at::Tensor& shuffled_scores) const {

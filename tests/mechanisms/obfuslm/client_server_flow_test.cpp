@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 
 #include "data/llama2c_tokenizer.h"
+#include "experiments/obfuslm_measures.h"
 #include "mechanisms/obfuslm/vocabulary_obfuscator.h"
 #include "models/llama2c_checkpoint.h"
 #include "models/llama2c_model.h"
@@ -49,15 +50,8 @@ TEST_CASE("ObfusLM flow with k = 1 reproduces the clean stories260K exactly", "[
 
   // Generation through the flow: client encodes, server generates shuffled ids, client decodes.
   const std::vector<std::int64_t> prompt = tokenizer.encode("Once upon a time");
-  const at::Tensor shuffled_prompt = v.encode(at::tensor(prompt, at::kLong));
-  const std::vector<std::int64_t> served = flow.server.generate_greedy(
-      std::vector<std::int64_t>(shuffled_prompt.data_ptr<std::int64_t>(),
-                                shuffled_prompt.data_ptr<std::int64_t>() + shuffled_prompt.numel()),
-      30);
-  const at::Tensor decoded = v.decode(at::tensor(served, at::kLong));
-  const std::vector<std::int64_t> expected = clean.generate_greedy(prompt, 30);
-  CHECK(std::vector<std::int64_t>(decoded.data_ptr<std::int64_t>(), decoded.data_ptr<std::int64_t>() + decoded.numel()) ==
-        expected);
+  const std::vector<std::int64_t> decoded = generate_through_flow(flow.server, v, prompt, 30);
+  CHECK(decoded == clean.generate_greedy(prompt, 30));
   // Scores: the server's logits over shuffled ids, unshuffled, are the clean logits.
   const at::Tensor clean_logits = clean.forward_ids(ids);
   const at::Tensor served_logits = v.unshuffle_scores(flow.server.forward_ids(v.encode(ids)));
@@ -76,17 +70,13 @@ TEST_CASE("ObfusLM flow with k = 10 generates text the client can read", "[obfus
   CHECK(v.clusters.count() < 512);
   CHECK_FALSE(v.obfuscated_embedding.equal(clean.embedding_table()));
   const std::vector<std::int64_t> prompt = tokenizer.encode("Once upon a time");
-  const at::Tensor shuffled = v.encode(at::tensor(prompt, at::kLong));
-  const std::vector<std::int64_t> served = flow.server.generate_greedy(
-      std::vector<std::int64_t>(shuffled.data_ptr<std::int64_t>(), shuffled.data_ptr<std::int64_t>() + shuffled.numel()),
-      20);
-  const at::Tensor decoded = v.decode(at::tensor(served, at::kLong));
-  const std::string text =
-      tokenizer.decode(std::vector<std::int64_t>(decoded.data_ptr<std::int64_t>(), decoded.data_ptr<std::int64_t>() + decoded.numel()));
+  const std::vector<std::int64_t> decoded = generate_through_flow(flow.server, v, prompt, 20);
+  const std::string text = tokenizer.decode(decoded);
   INFO(text);
   CHECK(text.rfind("Once upon a time", 0) == 0);  // the prompt survives the round trip
   CHECK(text.size() > std::string("Once upon a time").size() + 20);
   // Decoding with the wrong secret gives other tokens: the ids alone do not carry the text.
   const ObfuscatedVocabulary other = obfuscate_vocabulary(clean.embedding_table(), at::Tensor(), options, 8);
-  CHECK_FALSE(other.decode(at::tensor(served, at::kLong)).equal(decoded));
+  const at::Tensor served = v.encode(at::tensor(decoded, at::kLong));  // the ids the server returned
+  CHECK_FALSE(other.decode(served).equal(at::tensor(decoded, at::kLong)));
 }
