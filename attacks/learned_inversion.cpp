@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
+#include "models/minibatches.h"
 
 namespace embpriv {
 
@@ -65,14 +66,8 @@ LearnedInverter LearnedInverter::train(const TokenSequences& text, const at::Ten
     // Fresh noise every epoch: the attacker can draw as many noisy copies of public text as it wants.
     const at::Tensor x = (token_windows(perturb(clean, derive_seed(o.seed, static_cast<std::uint64_t>(epoch), "learned_inversion.noise")),
                                         text.spans, o.window) - inverter.mean_) / inverter.scale_;
-    for (std::int64_t i = N - 1; i > 0; --i) {
-      std::swap(order[static_cast<std::size_t>(i)],
-                order[static_cast<std::size_t>(std::min(i, static_cast<std::int64_t>(order_rng.uniform() * static_cast<double>(i + 1))))]);
-    }
-    const at::Tensor permutation = at::tensor(order, at::kLong);
     double total = 0;
-    for (std::int64_t b0 = 0; b0 < N; b0 += o.batch) {
-      const at::Tensor rows = permutation.narrow(0, b0, std::min(o.batch, N - b0));
+    for (const at::Tensor& rows : epoch_batches(order, o.batch, order_rng)) {
       optimizer.zero_grad();
       const torch::Tensor loss =
           torch::cross_entropy_loss(inverter.model_->forward(x.index_select(0, rows)), text.ids.index_select(0, rows));

@@ -7,8 +7,20 @@
 #include <numeric>
 
 #include "core/error.h"
+#include "core/rng.h"
 
 namespace embpriv {
+
+at::Tensor random_members(std::int64_t n, std::uint64_t seed) {
+  EMBPRIV_CHECK(n >= 2, "mia: at least 2 candidates are needed, got " << n);
+  std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  Rng rng(seed, 0);
+  shuffle(order, rng);
+  at::Tensor in = at::zeros({n}, at::kBool);
+  for (std::int64_t i = 0; i < n / 2; ++i) in[order[static_cast<std::size_t>(i)]] = true;
+  return in;
+}
 
 at::Tensor logit_confidence(const at::Tensor& probability_of_one, const at::Tensor& labels) {
   EMBPRIV_CHECK(probability_of_one.numel() == labels.numel(), "mia: one probability per label");

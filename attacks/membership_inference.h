@@ -16,6 +16,10 @@
 
 namespace embpriv {
 
+// A random half of n candidate examples, the members of a target or shadow model's training
+// set: exactly n / 2 of them, from Rng(seed, 0). [n] bool.
+at::Tensor random_members(std::int64_t n, std::uint64_t seed);
+
 // phi from probabilities of class 1 [N] and labels [N] (0/1), clamped away from 0 and 1.
 at::Tensor logit_confidence(const at::Tensor& probability_of_one, const at::Tensor& labels);
 

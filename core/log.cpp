@@ -5,6 +5,8 @@
 #include <atomic>
 #include <iostream>
 #include <mutex>
+#include <set>
+#include <string>
 
 namespace embpriv {
 namespace {
@@ -21,6 +23,16 @@ const char* line_start() {
 void warn(std::string_view message) {
   std::lock_guard<std::mutex> lock(stderr_mutex);
   std::cerr << line_start() << "embpriv: warning: " << message << '\n';
+}
+
+void warn_once(std::string_view message) {
+  static std::mutex seen_mutex;
+  static std::set<std::string, std::less<>> seen;
+  {
+    std::lock_guard<std::mutex> lock(seen_mutex);
+    if (!seen.emplace(message).second) return;
+  }
+  warn(message);
 }
 
 void info(std::string_view message) {

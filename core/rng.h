@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace embpriv {
 
@@ -91,6 +93,11 @@ class Rng {
     std::memcpy(&value, &pattern, sizeof value);
     return value;
   }
+  // A uniform index in [0, n), n >= 1.
+  std::int64_t uniform_index(std::int64_t n) {
+    const auto i = static_cast<std::int64_t>(uniform() * static_cast<double>(n));
+    return i < n - 1 ? i : n - 1;
+  }
   // Gamma(shape, 1) by Marsaglia & Tsang (2000); shape < 1 through their boost
   // Gamma(a) = Gamma(a + 1) * U^(1/a).
   double gamma(double shape);
@@ -110,5 +117,14 @@ class Rng {
   double exponential_slow(int layer, double u);
   std::uint64_t s_[4];
 };
+
+// Fisher-Yates shuffle from the last element down (Knuth, TAOCP vol. 2, Algorithm 3.4.2P):
+// every shuffle of embpriv, so a seed gives the same order everywhere.
+template <class T>
+void shuffle(std::vector<T>& items, Rng& rng) {
+  for (auto i = static_cast<std::int64_t>(items.size()) - 1; i > 0; --i) {
+    std::swap(items[static_cast<std::size_t>(i)], items[static_cast<std::size_t>(rng.uniform_index(i + 1))]);
+  }
+}
 
 }  // namespace embpriv

@@ -199,9 +199,7 @@ std::vector<std::vector<std::int64_t>> dirichlet_split(const std::vector<int>& l
       if (labels[i] == c) members.push_back(static_cast<std::int64_t>(i));
     }
     Rng rng(derive_seed(seed, static_cast<std::uint64_t>(c), "dirichlet_split"), 0);
-    for (std::size_t i = members.size(); i > 1; --i) {  // shuffle the class's units
-      std::swap(members[i - 1], members[std::min(i - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(i)))]);
-    }
+    shuffle(members, rng);  // the class's units in a random order
     // Shares ~ Dirichlet(alpha): normalised Gamma(alpha, 1) draws; cut the shuffled units by them.
     std::vector<double> share(static_cast<std::size_t>(clients));
     double total = 0;

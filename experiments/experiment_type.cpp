@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "data/data_paths.h"
 #include "experiments/audit_experiment.h"
+#include "experiments/federated_experiment.h"
 #include "experiments/inversion_experiment.h"
 #include "experiments/mia_experiment.h"
 #include "experiments/obfuslm_experiment.h"
@@ -59,6 +60,7 @@ const ExperimentRegistry& default_experiment_registry() {
     r.add(make_obfuslm_experiment());
     r.add(make_audit_experiment());
     r.add(make_mia_experiment());
+    r.add(make_federated_experiment());
     return r;
   }();
   return registry;

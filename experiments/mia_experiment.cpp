@@ -52,20 +52,6 @@ at::Tensor sentence_features(const PrivateText& text, const Mechanism* mechanism
   return mean_pooled(text, used).features;
 }
 
-// A random half of n examples from Rng(seed, 0): exactly n / 2 members.
-at::Tensor random_half(std::int64_t n, std::uint64_t seed) {
-  std::vector<std::int64_t> order(static_cast<std::size_t>(n));
-  std::iota(order.begin(), order.end(), 0);
-  Rng rng(seed, 0);
-  for (std::int64_t i = n - 1; i > 0; --i) {
-    std::swap(order[static_cast<std::size_t>(i)],
-              order[static_cast<std::size_t>(std::min(i, static_cast<std::int64_t>(rng.uniform() * static_cast<double>(i + 1))))]);
-  }
-  at::Tensor in = at::zeros({n}, at::kBool);
-  for (std::int64_t i = 0; i < n / 2; ++i) in[order[static_cast<std::size_t>(i)]] = true;
-  return in;
-}
-
 // A classifier trained on the members' (noisy) features.
 LogisticRegression train_on(const at::Tensor& noisy, const at::Tensor& labels, const at::Tensor& in, double l2) {
   const at::Tensor members = in.nonzero().squeeze(1);
@@ -158,10 +144,8 @@ attack:
     // The candidates: every sentence of both sources, in a fixed shuffled order, the first N.
     std::vector<LabelledSentence> pool = data.sentences;
     pool.insert(pool.end(), data.train_sentences.begin(), data.train_sentences.end());
-    Rng shuffle(derive_seed(0, 0, "mia.candidates"), 0);
-    for (std::size_t i = pool.size() - 1; i > 0; --i) {
-      std::swap(pool[i], pool[std::min(i, static_cast<std::size_t>(shuffle.uniform() * static_cast<double>(i + 1)))]);
-    }
+    Rng shuffle_rng(derive_seed(0, 0, "mia.candidates"), 0);
+    shuffle(pool, shuffle_rng);
     EMBPRIV_CHECK(static_cast<std::int64_t>(pool.size()) >= s.examples,
                   "mia: data.examples is " << s.examples << " but the sentences hold " << pool.size());
     pool.resize(static_cast<std::size_t>(s.examples));
@@ -176,7 +160,7 @@ attack:
     };
 
     // The target: a random half, its own noise; queried on clean candidates.
-    const at::Tensor members = random_half(N, seed("mia.members", 0));
+    const at::Tensor members = random_members(N, seed("mia.members", 0));
     const LogisticRegression target =
         train_on(sentence_features(text, used, seed("mia.target_noise", 0)), labels, members, s.l2);
     const at::Tensor target_phi = logit_confidence(target.probabilities(clean), labels);
@@ -189,7 +173,7 @@ attack:
     Shadows shadows{at::empty({s.shadows, N}, at::kDouble), at::empty({s.shadows, N}, at::kBool)};
     for (std::int64_t k = 0; k < s.shadows; ++k) {
       const auto index = static_cast<std::uint64_t>(k + 1);
-      const at::Tensor in = random_half(N, seed("mia.shadow_members", index));
+      const at::Tensor in = random_members(N, seed("mia.shadow_members", index));
       shadows.in[k] = in;
       const LogisticRegression shadow =
           train_on(sentence_features(text, used, seed("mia.shadow_noise", index)), labels, in, s.l2);

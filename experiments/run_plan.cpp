@@ -1,5 +1,6 @@
 #include "experiments/run_plan.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -51,6 +52,28 @@ std::string point_location(const RunPlan& plan, const GridPoint& point, const st
                        flow_yaml(a.value) + ")";
   }
   return plan.document.location(path);
+}
+
+// A zip group's first key leads it: the type's figures put only a leader on the x axis (a key
+// that follows varies in lockstep with another key, not on its own), and a figure over a leader
+// draws no line per value of its followers (each such line would hold one point).
+std::vector<PlotRequest> fit_to_zip_groups(std::vector<PlotRequest> requests, const std::vector<SweepAxis>& axes) {
+  std::vector<PlotRequest> kept;
+  for (PlotRequest& r : requests) {
+    bool follower = false;
+    for (const SweepAxis& axis : axes) {
+      const auto at = std::find(axis.paths.begin(), axis.paths.end(), r.x);
+      if (at == axis.paths.end() || r.curves) continue;
+      follower = at != axis.paths.begin();
+      std::vector<std::string> groups;
+      for (const std::string& g : r.group_by) {
+        if (std::find(axis.paths.begin(), axis.paths.end(), g) == axis.paths.end()) groups.push_back(g);
+      }
+      r.group_by = groups;
+    }
+    if (!follower) kept.push_back(std::move(r));
+  }
+  return kept;
 }
 
 std::vector<PlotRequest> config_plots(const RunPlan& plan) {
@@ -168,7 +191,7 @@ RunPlan plan_from_document(ConfigDocument document, const std::vector<std::strin
   }
 
   // Figures: the type's standard ones, then the config's; their columns must exist.
-  plan.plots = plan.type->standard_plots(plan.swept);
+  plan.plots = fit_to_zip_groups(plan.type->standard_plots(plan.swept), plan.axes);
   for (PlotRequest& extra : config_plots(plan)) plan.plots.push_back(std::move(extra));
   ResultsTable empty;
   for (const char* c : {"row", "replicate", "seed"}) empty.columns.push_back({c, std::vector<std::int64_t>{}});

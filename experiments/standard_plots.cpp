@@ -89,6 +89,7 @@ std::string missing_plot_columns(const ResultsTable& table, const PlotRequest& r
   wanted.insert(wanted.end(), request.group_by.begin(), request.group_by.end());
   if (!request.theory.empty()) wanted.push_back(request.theory);
   if (!request.along.empty()) wanted.push_back(request.along);
+  wanted.insert(wanted.end(), request.extremes_of.begin(), request.extremes_of.end());
   for (const std::string& name : wanted) {
     if (table.has_column(name)) continue;
     std::string columns;
@@ -101,14 +102,41 @@ std::string missing_plot_columns(const ResultsTable& table, const PlotRequest& r
 
 namespace {
 
-// One line per ok row from its arrays request.x and request.y under /curves.
-std::vector<PlotSeries> curve_series(const ResultsTable& table, const PlotRequest& request) {
+// The rows a request draws: status ok (when the table has a status column) and, for each column
+// of request.extremes_of, at its smallest or largest value among those rows.
+std::vector<std::size_t> drawn_rows(const ResultsTable& table, const PlotRequest& request) {
   const Column* status = table.has_column("status") ? &table.column("status") : nullptr;
-  const Column& rows = table.column("row");
-  std::vector<PlotSeries> series;
-  int color = 1;
+  std::vector<std::size_t> rows;
   for (std::size_t i = 0; i < table.rows(); ++i) {
-    if (status && text_at(*status, i) != "ok") continue;
+    if (!status || text_at(*status, i) == "ok") rows.push_back(i);
+  }
+  for (const std::string& name : request.extremes_of) {
+    const Column& c = table.column(name);
+    double low = INFINITY, high = -INFINITY;
+    for (const std::size_t i : rows) {
+      low = std::min(low, number_at(c, i));
+      high = std::max(high, number_at(c, i));
+    }
+    std::vector<std::size_t> kept;
+    for (const std::size_t i : rows) {
+      if (number_at(c, i) == low || number_at(c, i) == high) kept.push_back(i);
+    }
+    rows = std::move(kept);
+  }
+  return rows;
+}
+
+// One line per ok row from its arrays request.x and request.y under /curves; rows of one label
+// (the seeds of a point) whose x arrays are equal are averaged pointwise into one line.
+std::vector<PlotSeries> curve_series(const ResultsTable& table, const PlotRequest& request) {
+  const Column& rows = table.column("row");
+  struct Line {
+    std::string label;
+    std::vector<double> x, y_sum;
+    int count = 0;
+  };
+  std::vector<Line> lines;
+  for (const std::size_t i : drawn_rows(table, request)) {
     const auto row = static_cast<std::int64_t>(number_at(rows, i));
     const auto found = std::find_if(table.curves.begin(), table.curves.end(),
                                     [&](const RowCurves& c) { return c.row == row; });
@@ -124,11 +152,24 @@ std::vector<PlotSeries> curve_series(const ResultsTable& table, const PlotReques
     for (const std::string& g : request.group_by) {
       label += (label.empty() ? "" : ", ") + group_label(g, text_at(table.column(g), i));
     }
-    PlotSeries line{label.empty() ? "row " + std::to_string(row) : label, {}, {}, {}, false, false, color++};
-    for (std::size_t k = 0; k < x->size(); ++k) {
-      if ((request.log_x && (*x)[k] <= 0) || (request.log_y && (*y)[k] <= 0)) continue;
-      line.x.push_back((*x)[k]);
-      line.y.push_back((*y)[k]);
+    if (label.empty()) label = "row " + std::to_string(row);
+    const auto same = std::find_if(lines.begin(), lines.end(), [&](const Line& l) { return l.label == label && l.x == *x; });
+    if (same == lines.end()) {
+      lines.push_back({label, *x, *y, 1});
+    } else {
+      for (std::size_t k = 0; k < y->size(); ++k) same->y_sum[k] += (*y)[k];
+      ++same->count;
+    }
+  }
+  std::vector<PlotSeries> series;
+  int color = 1;
+  for (const Line& l : lines) {
+    PlotSeries line{l.label, {}, {}, {}, false, false, color++};
+    for (std::size_t k = 0; k < l.x.size(); ++k) {
+      const double y = l.y_sum[k] / l.count;
+      if ((request.log_x && l.x[k] <= 0) || (request.log_y && y <= 0)) continue;
+      line.x.push_back(l.x[k]);
+      line.y.push_back(y);
     }
     if (!line.x.empty()) series.push_back(std::move(line));
   }
@@ -143,13 +184,11 @@ std::vector<PlotSeries> aggregate_series(const ResultsTable& table, const PlotRe
   if (request.curves) return curve_series(table, request);
   const Column& x = table.column(request.x);
   const Column& y = table.column(request.y);
-  const Column* status = table.has_column("status") ? &table.column("status") : nullptr;
   const Column* y_stderr = table.has_column(request.y + "_stderr") ? &table.column(request.y + "_stderr") : nullptr;
   const Column* theory = request.theory.empty() ? nullptr : &table.column(request.theory);
   const Column* along = request.along.empty() ? nullptr : &table.column(request.along);
   std::map<std::string, std::map<double, Cell>, NaturalLess> groups;
-  for (std::size_t i = 0; i < table.rows(); ++i) {
-    if (status && text_at(*status, i) != "ok") continue;
+  for (const std::size_t i : drawn_rows(table, request)) {
     std::string label;
     for (const std::string& g : request.group_by) {
       label += (label.empty() ? "" : ", ") + group_label(g, text_at(table.column(g), i));

@@ -19,13 +19,17 @@ struct PlotRequest {
   std::string title;                  // empty: "y vs x"
   // Optional: a column along which each line runs (e.g. epsilon on a utility-vs-attack plot):
   // rows sharing (group, along) are averaged in x and y, and points are joined in its order.
-  std::string along;
+  std::string along = {};
   // Optional: requests with the same page are drawn as panels of one figure STEM.PAGE.png.
-  std::string page;
+  std::string page = {};
   std::string theory_label = "theory";  // legend word of the dashed line
   // x and y name per-row arrays under /curves (e.g. an ROC curve) instead of columns: one line
-  // per ok row, labelled by its group_by values.
+  // per ok row, labelled by its group_by values; rows of one label with equal x arrays (the
+  // seeds of a point, e.g. PSR after each round) are averaged into one line.
   bool curves = false;
+  // Optional: only rows at the smallest or the largest value of each of these numeric columns
+  // (PSR after each round at the extreme eps only, where every eps would crowd the figure).
+  std::vector<std::string> extremes_of = {};
 };
 
 // The columns a request names that the table lacks, as one message ("" when all are there).

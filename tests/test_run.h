@@ -25,8 +25,19 @@ struct ExperimentRun {
     options.overwrite = true;
     options.plot = false;
     std::ostringstream log;
-    REQUIRE(run_experiment(options, default_experiment_registry(), default_mechanism_registry(), log) == 0);
+    const int status = run_experiment(options, default_experiment_registry(), default_mechanism_registry(), log);
+    INFO(log.str());
+    REQUIRE(status == 0);
     return read_results_h5(options.out);
+  }
+  // Checks the config (every grid point) without running it: throws what the engine throws.
+  int dry_run(const std::string& yaml) {
+    std::ofstream(dir / "c.yaml") << yaml;
+    RunOptions options;
+    options.config_path = dir / "c.yaml";
+    options.dry_run = true;
+    std::ostringstream log;
+    return run_experiment(options, default_experiment_registry(), default_mechanism_registry(), log);
   }
 };
 

@@ -23,10 +23,7 @@ std::vector<std::int64_t> visiting_order(std::int64_t V, const EmbedClusterOptio
   std::iota(order.begin(), order.end(), 0);
   if (options.order == ClusterOrder::random) {  // Fisher-Yates from one seeded stream
     Rng rng(derive_seed(options.seed, 0, "obfuslm.cluster_order"), 0);
-    for (std::int64_t i = V - 1; i > 0; --i) {
-      const auto j = static_cast<std::int64_t>(rng.uniform() * static_cast<double>(i + 1));
-      std::swap(order[static_cast<std::size_t>(i)], order[static_cast<std::size_t>(std::min(j, i))]);
-    }
+    shuffle(order, rng);
   }
   return order;
 }

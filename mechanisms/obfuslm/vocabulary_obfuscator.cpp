@@ -13,10 +13,7 @@ at::Tensor random_permutation(std::int64_t V, std::uint64_t seed) {
   std::vector<std::int64_t> pi(static_cast<std::size_t>(V));
   std::iota(pi.begin(), pi.end(), 0);
   Rng rng(seed, 0);
-  for (std::int64_t i = V - 1; i > 0; --i) {
-    const auto j = std::min(i, static_cast<std::int64_t>(rng.uniform() * static_cast<double>(i + 1)));
-    std::swap(pi[static_cast<std::size_t>(i)], pi[static_cast<std::size_t>(j)]);
-  }
+  shuffle(pi, rng);
   return at::tensor(pi, at::kLong);
 }
 

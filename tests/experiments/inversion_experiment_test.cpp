@@ -71,12 +71,7 @@ TEST_CASE("the punctuation mask sends public tokens unchanged and counts only th
 
 TEST_CASE("inversion configs with a missing file are rejected before any work", "[engine]") {
   Run run;
-  std::ofstream(run.dir / "c.yaml") << "type: inversion\ndata: {sentences: sentiment/nowhere.json}\n";
-  RunOptions options;
-  options.config_path = run.dir / "c.yaml";
-  options.dry_run = true;
-  std::ostringstream log;
-  CHECK_THROWS_WITH(run_experiment(options, default_experiment_registry(), default_mechanism_registry(), log),
+  CHECK_THROWS_WITH(run.dry_run("type: inversion\ndata: {sentences: sentiment/nowhere.json}\n"),
                     Contains("line 2") && Contains("data.sentences") && Contains("not found"));
 }
 

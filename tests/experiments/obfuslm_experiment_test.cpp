@@ -57,14 +57,7 @@ TEST_CASE("obfuslm on stories260K: k = 1 is the clean model, small eps hides tok
 
 TEST_CASE("obfuslm rejects bad keys before any work, naming them", "[engine][obfuslm]") {
   ExperimentRun run("embpriv_obfuslm_bad_test");
-  const auto dry_run = [&](const std::string& yaml) {
-    std::ofstream(run.dir / "c.yaml") << yaml;
-    RunOptions options;
-    options.config_path = run.dir / "c.yaml";
-    options.dry_run = true;
-    std::ostringstream log;
-    return run_experiment(options, default_experiment_registry(), default_mechanism_registry(), log);
-  };
+  const auto dry_run = [&](const std::string& yaml) { return run.dry_run(yaml); };
   CHECK_THROWS_WITH(dry_run("type: obfuslm\nobfuscation: {epsilon: 0}\n"),
                     Contains("line 2") && Contains("obfuscation.epsilon must be finite and > 0"));
   CHECK_THROWS_WITH(dry_run("type: obfuslm\nobfuscation: {k: 0}\n"), Contains("obfuscation.k must be >= 1"));

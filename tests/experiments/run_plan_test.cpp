@@ -1,6 +1,7 @@
 // The config schema, overrides and the sweep grid of the experiment engine.
 #include "tests/catch.h"
 
+#include <algorithm>
 #include <set>
 
 #include "experiments/run_plan.h"
@@ -90,6 +91,29 @@ sweep:
   CHECK(last["mechanism"]["epsilon"].as<double>() == 2);
   CHECK_THAT(error_of("type: perturbation\nsweep:\n  zip:\n    - {data.dim: [8, 16], data.samples: [3]}\n"),
              Contains("zip group lists must have one length"));
+}
+
+TEST_CASE("a zip group's first key leads its figures; the others never make an axis or a line", "[engine]") {
+  const auto find = [](const RunPlan& p, const std::string& name) {
+    const auto at = std::find_if(p.plots.begin(), p.plots.end(), [&](const PlotRequest& r) { return r.name == name; });
+    return at == p.plots.end() ? nullptr : &*at;
+  };
+  const RunPlan methods = plan(R"(type: federated
+sweep:
+  zip:
+    - {method: [privateai, fedavg], distill.mu: [0.6, 0.9]}
+  dp.epsilon: [1, 10]
+)");
+  REQUIRE(find(methods, "psr_vs_dp.epsilon"));
+  CHECK(find(methods, "psr_vs_dp.epsilon")->group_by == std::vector<std::string>{"method", "distill.mu"});
+  CHECK_FALSE(find(methods, "psr_vs_distill.mu"));  // mu follows method: not an axis of its own
+  const RunPlan epsilons = plan(R"(type: federated
+sweep:
+  zip:
+    - {dp.epsilon: [1, 10, 100], dp.enabled: [true, true, false]}
+)");
+  REQUIRE(find(epsilons, "psr_vs_dp.epsilon"));
+  CHECK(find(epsilons, "psr_vs_dp.epsilon")->group_by.empty());  // no line per dp.enabled value
 }
 
 TEST_CASE("overrides set values, turn lists into sweeps and pin swept keys", "[engine]") {

@@ -80,6 +80,46 @@ TEST_CASE("a line along another column averages x and y per value of it", "[engi
   CHECK(series[0].y[1] == Approx(1.06 / 4).margin(1e-15));
 }
 
+TEST_CASE("per-row curves of one label with equal x are averaged (the seeds of a point)", "[engine]") {
+  ResultsTable t;
+  t.columns = {{"row", std::vector<std::int64_t>{0, 1, 2, 3}},
+               {"method", std::vector<std::string>{"a", "a", "b", "b"}},
+               {"status", std::vector<std::string>{"ok", "ok", "ok", "failed"}}};
+  t.curves = {{0, {{"round", {1, 2}}, {"psr", {0.5, 0.7}}}},
+              {1, {{"round", {1, 2}}, {"psr", {0.6, 0.9}}}},
+              {2, {{"round", {1, 2}}, {"psr", {0.1, 0.2}}}},
+              {3, {{"round", {1, 2}}, {"psr", {9.0, 9.0}}}}};
+  PlotRequest rounds{"rounds", "round", "psr", {"method"}, "", false, false, ""};
+  rounds.curves = true;
+  const auto series = aggregate_series(t, rounds);
+  REQUIRE(series.size() == 2);  // a (rows 0 and 1 averaged), b (row 3 failed)
+  CHECK(series[0].label == "method=a");
+  CHECK(series[0].y[0] == Approx(0.55));
+  CHECK(series[0].y[1] == Approx(0.8));
+  CHECK(series[1].y == std::vector<double>{0.1, 0.2});
+  // Different x (ROC curves of two seeds): two lines.
+  t.curves[1].arrays[0].second = {1, 3};
+  CHECK(aggregate_series(t, rounds).size() == 3);
+}
+
+TEST_CASE("extremes_of keeps the rows at the smallest and largest value of a column", "[engine]") {
+  ResultsTable t;
+  t.columns = {{"row", std::vector<std::int64_t>{0, 1, 2, 3, 4}},
+               {"eps", std::vector<double>{0.1, 1, 10, 100, 1000}},
+               {"status", std::vector<std::string>{"ok", "ok", "ok", "ok", "failed"}}};
+  for (std::int64_t r = 0; r < 5; ++r) t.curves.push_back({r, {{"round", {1, 2}}, {"psr", {0.5, 0.5 + 0.1 * r}}}});
+  PlotRequest rounds{"rounds", "round", "psr", {"eps"}, "", false, false, ""};
+  rounds.curves = true;
+  CHECK(aggregate_series(t, rounds).size() == 4);
+  rounds.extremes_of = {"eps"};
+  const auto series = aggregate_series(t, rounds);
+  REQUIRE(series.size() == 2);  // eps 0.1 and 100: the row at 1000 failed, so 100 is the largest
+  CHECK(series[0].label == "eps=0.1");
+  CHECK(series[1].y[1] == Approx(0.8));
+  rounds.extremes_of = {"epsilon"};
+  CHECK_THROWS_WITH(aggregate_series(t, rounds), Catch::Contains("no column 'epsilon'"));
+}
+
 TEST_CASE("log axes drop points they cannot show; missing columns are named", "[engine]") {
   PlotRequest log_y = request();
   log_y.log_y = true;

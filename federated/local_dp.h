@@ -1,0 +1,45 @@
+#pragma once
+// Local differential privacy of a client's model before it leaves the device (PrivateAI
+// paper, eq. (4)): clip to L2 norm theta, h(v; theta) = theta / max(theta, ||v||_2) * v, then add
+// N(0, sigma^2 I). Two things may be clipped:
+//   parameters (as published): the local model Theta_n^u itself; the release is
+//     h(Theta_n^u) + noise. Neighbouring data sets move the clipped parameters by at most
+//     Delta2 = 2 theta (sec. 2.4).
+//   update (the common variant, McMahan et al. 2018 "Learning differentially private recurrent
+//     language models"): the change Theta_n^u - Theta_n; the release is Theta_n + h(change) +
+//     noise, Delta2 = 2 theta as well (both clipped changes lie in the theta-ball).
+// sigma from mechanisms/gaussian_calibration.h: classic, sigma^2 = 8 theta^2 ln(1.25/delta) /
+// eps^2 (the paper's formula; proven for eps < 1 only), or analytic (Balle & Wang 2018, exact
+// for every eps).
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <string_view>
+
+#include "mechanisms/gaussian_calibration.h"
+
+namespace embpriv {
+
+enum class ClipTarget { parameters, update };
+ClipTarget parse_clip_target(std::string_view name);  // "parameters" | "update"
+const char* to_string(ClipTarget target);
+
+struct LocalDpOptions {
+  bool enabled = true;  // false: clients send their models as they are (no clipping, no noise)
+  double epsilon = 1.0;
+  double delta = 1e-5;     // PrivateAI: 1 / |S|, S the union of the clients' data
+  double clip_norm = 1.0;  // theta
+  ClipTarget clip = ClipTarget::parameters;
+  GaussianCalibration calibration = GaussianCalibration::classic;
+};
+
+// h(v; theta) of eq. (4).
+at::Tensor clip_to_norm(const at::Tensor& v, double theta);
+// sigma of the Gaussian noise for sensitivity 2 theta; 0 when disabled.
+double local_dp_sigma(const LocalDpOptions& options);
+// What client u sends: its local parameters [P] after training from global [P], clipped and
+// noised; noise from Rng(seed, 0), so a seed gives the same release on every machine.
+at::Tensor release_local_model(const at::Tensor& local, const at::Tensor& global, const LocalDpOptions& options,
+                               std::uint64_t seed);
+
+}  // namespace embpriv

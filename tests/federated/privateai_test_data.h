@@ -1,0 +1,22 @@
+#pragma once
+// A small PrivateAI data set for the tests: the real e-mails and GloVe, few units.
+#include "data/embedding_formats.h"
+#include "data/spam_assassin.h"
+#include "experiments/privateai_data.h"
+
+namespace embpriv {
+
+inline PrivateAiDataSettings small_privateai_settings() {
+  PrivateAiDataSettings s;
+  s.glove = kGloveJson;
+  s.corpus = kSpamAssassinPackage;
+  s.candidate_units = 400;
+  s.proxy_units = 300;
+  s.public_units = 400;
+  s.test_units = 400;
+  return s;
+}
+
+inline const PrivateAiData& small_privateai_data() { return load_privateai_data(small_privateai_settings()); }
+
+}  // namespace embpriv
