@@ -1,7 +1,7 @@
 # embpriv: the two entry points of README.md, plus build and bench.
 #   make demo   installs what is missing, builds, runs the theory checks at d = 4096, a paper
-#               sweep, KNN inversion of GloVe word embeddings of real sentences, and ObfusLM
-#               on the stories260K language model
+#               sweep, KNN inversion of GloVe word embeddings of real sentences, ObfusLM
+#               on the stories260K language model, and PrivateAI on real e-mails
 #   make test   installs what is missing, builds, runs every test (ctest)
 BUILD ?= build
 JOBS ?= $(shell nproc)
@@ -20,6 +20,7 @@ demo: build
 	$(BUILD)/embpriv run configs/paper/mechanisms_vs_epsilon.yaml --overwrite
 	$(BUILD)/embpriv run configs/inversion_glove.yaml --overwrite
 	$(BUILD)/embpriv run configs/obfuslm_stories260k.yaml --overwrite
+	$(BUILD)/embpriv run configs/privateai_demo.yaml --overwrite
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure --timeout 900

@@ -21,15 +21,25 @@ namespace embpriv {
 namespace {
 
 // `embpriv run` on a config of type bounds: the theory checks, with the overrides applied to
-// its keys (all of which are lists or scalars of the check itself: nothing is swept).
-int run_bounds_config(const std::string& path, const std::vector<std::string>& overrides,
-                      int threads, const MechanismRegistry& registry) {
-  ConfigDocument document = load_config_file(path);
-  apply_overrides(document, overrides, [](const std::string&) { return true; });
+// its keys (all of which are lists or scalars of the check itself: nothing is swept). --out and
+// --no-plot apply; --dry-run checks the config and prints the settings; the checks are one job,
+// so --shard and --resume do not apply.
+int run_bounds_config(const RunOptions& run, const std::string& shard, const MechanismRegistry& registry) {
+  EMBPRIV_CHECK(shard == "1/1" && !run.resume,
+                run.config_path << ": type bounds runs as one job; --shard and --resume do not apply to it");
+  ConfigDocument document = load_config_file(run.config_path);
+  apply_overrides(document, run.overrides, [](const std::string&) { return true; });
   const YAML::Node sweep = document.root["sweep"];
   if (sweep && sweep.IsMap() && sweep.size() == 0) document.root.remove("sweep");
-  BoundsConfig config = parse_bounds_config(block_yaml(document.root), path);
-  if (threads > 0) config.threads = threads;
+  BoundsConfig config = parse_bounds_config(block_yaml(document.root), run.config_path);
+  if (run.threads > 0) config.threads = run.threads;
+  if (!run.out.empty()) config.out = run.out;
+  if (!run.plot) config.plot.clear();
+  if (run.dry_run) {
+    config.validate();
+    std::cout << "bounds: the checks of " << run.config_path << " (nothing run)\n" << config.to_yaml() << "\n";
+    return 0;
+  }
   return run_bounds_job(config, registry, std::cout);
 }
 
@@ -133,11 +143,9 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
     }
     if (*run_cmd) {
       const ConfigDocument document = load_config_file(run.config_path);
-      if (config_type_name(document) == "bounds") {
-        return run_bounds_config(run.config_path, run.overrides, run.threads, registry);
-      }
-      run.shard = parse_shard(shard);
       run.plot = !run_no_plot;
+      if (config_type_name(document) == "bounds") return run_bounds_config(run, shard, registry);
+      run.shard = parse_shard(shard);
       return run_experiment(run, default_experiment_registry(), registry, std::cout);
     }
     if (*merge_cmd) {

@@ -87,6 +87,22 @@ TEST_CASE("bounds exits 0 on the real mechanisms and 1 on a wrong formula", "[ap
   fs::remove_all(dir);
 }
 
+TEST_CASE("run on a bounds config honours --out, --no-plot and --dry-run", "[apps][bounds]") {
+  const fs::path dir = temp_dir();
+  const std::string config = (dir / "bounds.yaml").string(), out = (dir / "b.h5").string();
+  std::ofstream(config) << "type: bounds\ndims: [64]\nsamples: 500\nepsilons: [1]\nbetas: [1]\n"
+                           "vmf_kappa_over_d: []\nplot: "
+                        << (dir / "b.png").string() << "\n";
+  const MechanismRegistry registry = default_mechanism_registry();
+  CHECK(run({"-q", "run", config, "--dry-run", "--out", out}, registry) == 0);
+  CHECK_FALSE(fs::exists(out));  // a dry run runs nothing
+  CHECK(run({"-q", "run", config, "--out", out, "--no-plot"}, registry) == 0);
+  CHECK(fs::exists(out));
+  CHECK_FALSE(fs::exists(dir / "b.png"));
+  CHECK(run({"-q", "run", config, "--shard", "1/2"}, registry) == 2);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("same seed gives byte-identical /table values with 1 and 2 threads", "[apps][bounds]") {
   const fs::path dir = temp_dir();
   const std::string base = std::string(kSmall) + " --seed 3 --out ";
