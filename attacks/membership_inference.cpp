@@ -30,6 +30,11 @@ at::Tensor logit_confidence(const at::Tensor& probability_of_one, const at::Tens
   return at::log(p_true) - at::log1p(-p_true);
 }
 
+at::Tensor loss_attack_scores(const at::Tensor& target_phi) {
+  const at::Tensor phi = target_phi.to(at::kDouble).reshape({-1});
+  return -at::log1p(at::exp(-phi));
+}
+
 MembershipAttackScores membership_scores(const at::Tensor& target_phi, const at::Tensor& shadow_phi,
                                          const at::Tensor& shadow_in) {
   const std::int64_t N = target_phi.numel();
@@ -56,8 +61,7 @@ MembershipAttackScores membership_scores(const at::Tensor& target_phi, const at:
   };
   const at::Tensor fixed_in = at::full_like(var_in, global_in), fixed_out = at::full_like(var_out, global_out);
   MembershipAttackScores r;
-  // The target's own confidence: higher means lower loss (Yeom et al. 2018 threshold the loss).
-  r.scores.emplace_back("loss", -at::log1p(at::exp(-phi)));
+  r.scores.emplace_back("loss", loss_attack_scores(phi));
   r.scores.emplace_back("lira_online", log_normal(phi, mean_in, var_in) - log_normal(phi, mean_out, var_out));
   r.scores.emplace_back("lira_offline", (phi - mean_out) / var_out.sqrt());
   r.scores.emplace_back("lira_online_fixed", log_normal(phi, mean_in, fixed_in) - log_normal(phi, mean_out, fixed_out));

@@ -23,6 +23,10 @@ at::Tensor random_members(std::int64_t n, std::uint64_t seed);
 // phi from probabilities of class 1 [N] and labels [N] (0/1), clamped away from 0 and 1.
 at::Tensor logit_confidence(const at::Tensor& probability_of_one, const at::Tensor& labels);
 
+// The loss-threshold attack's score (Yeom et al. 2018): log p_y = log sigmoid(phi), higher for
+// a lower loss. Needs no shadow model.
+at::Tensor loss_attack_scores(const at::Tensor& target_phi);
+
 struct MembershipAttackScores {
   std::vector<std::pair<std::string, at::Tensor>> scores;  // name -> [N] double
 };

@@ -10,14 +10,12 @@
 #include "core/log.h"
 #include "data/private_units.h"
 #include "experiments/federated_settings.h"
+#include "experiments/membership_columns.h"
 #include "experiments/privateai_teachers.h"
 
 namespace embpriv {
 namespace {
 
-const std::vector<std::string> kAttacks = {"loss", "lira_online", "lira_offline", "lira_online_fixed",
-                                           "lira_offline_fixed"};
-const std::vector<std::string> kMiaMetrics = {"auc_", "balanced_accuracy_", "tpr_at_0.1%fpr_", "tpr_at_1%fpr_"};
 // Swept keys that make a useful x axis for PSR (the paper's Figures 3 and 5-9).
 const std::vector<std::string> kNumericAxes = {"dp.epsilon", "alpha",           "distill.mu", "distill.every",
                                                "clients",    "data.proxy_units", "scale",      "rounds"};
@@ -131,9 +129,7 @@ attack:
                                         "psr", "recall", "false_flag_rate", "best_round_psr", "final_local_loss",
                                         "mean_distilled_units", "member_accuracy", "teachers_proxy_accuracy",
                                         "teacher_labeller_test_psr", "teacher_central_test_psr"};
-    for (const std::string& a : kAttacks) {
-      for (const std::string& m : kMiaMetrics) columns.push_back(m + a);
-    }
+    for (const std::string& c : membership_columns()) columns.push_back(c);
     return columns;
   }
   std::vector<std::string> string_columns() const override { return {"aggregator", "clip"}; }
@@ -208,8 +204,8 @@ attack:
   static PointResult summarise(const FederatedSettings& s, const PrivateAiData& data, const RunTeachers& teachers,
                                const FederatedRun& target, const at::Tensor& members, const at::Tensor& shadow_phi,
                                const at::Tensor& shadow_in) {
+    const double psr = flag_accuracy(target.test_answers, data.test.labels);
     const at::Tensor flagged = target.test_answers.gt(0.5), truth = data.test.labels.gt(0.5);
-    const double psr = flagged.eq(truth).to(at::kDouble).mean().item<double>();
     const double recall = flagged.logical_and(truth).sum().item<double>() / std::max(1.0, truth.sum().item<double>());
     const double false_flags =
         flagged.logical_and(truth.logical_not()).sum().item<double>() / std::max(1.0, truth.logical_not().sum().item<double>());
@@ -253,22 +249,19 @@ attack:
     if (s.shadows > 0) {
       scores = membership_scores(target.candidate_phi, shadow_phi, shadow_in).scores;
     } else {
-      scores = {{"loss", at::log_sigmoid(target.candidate_phi)}};  // log p_y
+      scores = {{"loss", loss_attack_scores(target.candidate_phi)}};
     }
     std::ostringstream headline;
     headline.precision(3);
     headline << "psr=" << psr << " ";
-    for (const std::string& a : kAttacks) {
+    for (const std::string& a : membership_attack_names()) {
       const auto found = std::find_if(scores.begin(), scores.end(), [&](const auto& p) { return p.first == a; });
-      if (found == scores.end()) {
-        for (const std::string& m : kMiaMetrics) result.numbers.push_back({m + a, NAN});
+      if (found == scores.end()) {  // LiRA without shadows
+        for (auto& number : membership_numbers(a, nullptr)) result.numbers.push_back(std::move(number));
         continue;
       }
       const RocSummary roc = roc_summary(found->second, members);
-      result.numbers.push_back({"auc_" + a, roc.auc});
-      result.numbers.push_back({"balanced_accuracy_" + a, roc.balanced_accuracy});
-      result.numbers.push_back({"tpr_at_0.1%fpr_" + a, roc.tpr_at_0_1_percent});
-      result.numbers.push_back({"tpr_at_1%fpr_" + a, roc.tpr_at_1_percent});
+      for (auto& number : membership_numbers(a, &roc)) result.numbers.push_back(std::move(number));
       if (a == "loss" || a == "lira_online") headline << a << "_auc=" << roc.auc << " ";
     }
     result.curves = {{"round", rounds}, {"psr_by_round", psr_by_round}, {"distilled_by_round", distilled}};

@@ -8,14 +8,12 @@
 #include "attacks/membership_inference.h"
 #include "data/data_paths.h"
 #include "experiments/inversion_data.h"
+#include "experiments/membership_columns.h"
 #include "mechanisms/mechanism.h"
 #include "models/logistic_regression.h"
 
 namespace embpriv {
 namespace {
-
-const std::vector<std::string> kAttacks = {"loss", "lira_online", "lira_offline", "lira_online_fixed",
-                                           "lira_offline_fixed"};
 
 struct MiaSettings {
   InversionSettings data;
@@ -97,11 +95,7 @@ attack:
   std::vector<std::string> number_columns() const override {
     std::vector<std::string> columns = {"epsilon", "perturbed", "examples", "shadows", "target_train_accuracy",
                                         "target_test_accuracy"};
-    for (const std::string& a : kAttacks) {
-      for (const char* metric : {"auc_", "balanced_accuracy_", "tpr_at_0.1%fpr_", "tpr_at_1%fpr_"}) {
-        columns.push_back(metric + a);
-      }
-    }
+    for (const std::string& c : membership_columns()) columns.push_back(c);
     return columns;
   }
   std::vector<std::string> string_columns() const override { return {"mechanism_name"}; }
@@ -127,7 +121,7 @@ attack:
       }
     }
     std::vector<std::string> roc_groups = swept;
-    for (const std::string& a : kAttacks) {
+    for (const std::string& a : membership_attack_names()) {
       PlotRequest roc{"roc_" + a, "roc_fpr_" + a, "roc_tpr_" + a, roc_groups, "", true, true,
                       "ROC (log-log), " + a, "", "roc"};
       roc.curves = true;
@@ -192,10 +186,7 @@ attack:
     headline.precision(3);
     for (const auto& [name, scores] : attacks.scores) {
       const RocSummary roc = roc_summary(scores, members);
-      result.numbers.push_back({"auc_" + name, roc.auc});
-      result.numbers.push_back({"balanced_accuracy_" + name, roc.balanced_accuracy});
-      result.numbers.push_back({"tpr_at_0.1%fpr_" + name, roc.tpr_at_0_1_percent});
-      result.numbers.push_back({"tpr_at_1%fpr_" + name, roc.tpr_at_1_percent});
+      for (auto& number : membership_numbers(name, &roc)) result.numbers.push_back(std::move(number));
       result.curves.push_back({"roc_fpr_" + name, roc.fpr});
       result.curves.push_back({"roc_tpr_" + name, roc.tpr});
       if (name == "loss" || name == "lira_online") {
