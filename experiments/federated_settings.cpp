@@ -138,7 +138,9 @@ FederatedSettings read_federated_settings(const YAML::Node& c) {
   require_key(s.model.feedforward >= 1, "model.feedforward", "must be >= 1");
 
   s.shadows = point_value<std::int64_t>(c, "attack.shadows", "an integer");
-  require_key(s.shadows >= 0, "attack.shadows", "must be >= 0 (0: the loss attack only)");
+  require_key(s.shadows == 0 || s.shadows >= 2, "attack.shadows",
+              "must be 0 (the loss attack only) or >= 2 (LiRA fits a Gaussian per example), got " +
+                  std::to_string(s.shadows));
   return s;
 }
 

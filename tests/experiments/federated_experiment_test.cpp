@@ -66,6 +66,8 @@ TEST_CASE("federated rejects bad keys before any work, naming them", "[engine][p
                     Contains("teachers.file") && Contains("not found"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\nmodel: {heads: 3}\n"), Contains("model.heads must divide"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\nclients: 0\n"), Contains("clients must be >= 1"));
+  CHECK_THROWS_WITH(run.dry_run("type: federated\nattack: {shadows: 1}\n"),
+                    Contains("attack.shadows must be 0") && Contains("got 1"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\ndata: {proxy_domain: chats}\n"),
                     Contains("data.proxy_domain must be emails or reviews"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\ndata: {proxy_domain: reviews, reviews: [no/such.json]}\n"),
