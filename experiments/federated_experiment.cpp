@@ -127,8 +127,8 @@ attack:
   std::vector<std::string> number_columns() const override {
     std::vector<std::string> columns = {"epsilon", "delta", "sigma", "noise_norm_over_theta", "parameters", "members",
                                         "psr", "recall", "false_flag_rate", "best_round_psr", "final_local_loss",
-                                        "mean_distilled_units", "member_accuracy", "teachers_proxy_accuracy",
-                                        "teacher_labeller_test_psr", "teacher_central_test_psr"};
+                                        "mean_distilled_units", "member_accuracy", "teachers_proxy_accuracy"};
+    for (const std::string& t : standin_teacher_names()) columns.push_back("teacher_" + t + "_test_psr");
     for (const std::string& c : membership_columns()) columns.push_back(c);
     return columns;
   }
@@ -237,12 +237,12 @@ attack:
                       {"mean_distilled_units", distilled_total / static_cast<double>(target.rounds.size())},
                       {"member_accuracy", member_accuracy},
                       {"teachers_proxy_accuracy", teachers.proxy_accuracy}};
-    for (const char* name : {"labeller", "central"}) {
-      double value = NAN;
+    for (const std::string& name : standin_teacher_names()) {
+      double value = NAN;  // not among this run's teachers
       for (const auto& [teacher, v] : teachers.test_psr) {
         if (teacher == name) value = v;
       }
-      result.numbers.push_back({std::string("teacher_") + name + "_test_psr", value});
+      result.numbers.push_back({"teacher_" + name + "_test_psr", value});
     }
     // Membership inference: the loss attack needs no shadows; LiRA needs them.
     std::vector<std::pair<std::string, at::Tensor>> scores;

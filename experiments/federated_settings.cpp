@@ -1,5 +1,6 @@
 #include "experiments/federated_settings.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.h"
@@ -117,9 +118,12 @@ FederatedSettings read_federated_settings(const YAML::Node& c) {
   t.distill.train = read_train(c, "distill");
 
   s.teachers.standin = point_value<std::vector<std::string>>(c, "teachers.standin", "a list of names");
+  const std::vector<std::string>& known = standin_teacher_names();
+  std::string valid;
+  for (const std::string& k : known) valid += (valid.empty() ? "" : ", ") + k;
   for (const std::string& name : s.teachers.standin) {
-    require_key(name == "labeller" || name == "central", "teachers.standin",
-                "holds unknown teacher '" + name + "'; valid: labeller, central");
+    require_key(std::find(known.begin(), known.end(), name) != known.end(), "teachers.standin",
+                "holds unknown teacher '" + name + "'; valid: " + valid);
   }
   s.teachers.file = point_value<std::string>(c, "teachers.file", "a file name");
   s.teachers.export_prefix = point_value<std::string>(c, "teachers.export", "a path prefix");
