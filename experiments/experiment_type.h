@@ -72,6 +72,10 @@ template <class T>
 T point_value(const YAML::Node& config, const std::string& path, const char* expected);
 // Throws ConfigError(path, "PATH PROBLEM") unless ok.
 void require_key(bool ok, const std::string& path, const std::string& problem);
+// The string at `path` turned into a value by `parse` (an enum's parser, say); the parser's
+// embpriv::Error becomes ConfigError(path, "PATH: <why>").
+template <class Parse>
+auto point_choice(const YAML::Node& config, const std::string& path, const char* expected, Parse parse);
 // Resolves every (key, data file) pair (data/data_paths.h); a missing file throws
 // ConfigError(key, "KEY: <why>").
 void check_data_files(const std::vector<std::pair<std::string, std::string>>& files);
@@ -83,6 +87,16 @@ T point_value(const YAML::Node& config, const std::string& path, const char* exp
     return find_path(config, path).as<T>();
   } catch (const YAML::Exception&) {
     throw ConfigError(path, path + " must be " + expected + ", got " + flow_yaml(find_path(config, path)));
+  }
+}
+
+template <class Parse>
+auto point_choice(const YAML::Node& config, const std::string& path, const char* expected, Parse parse) {
+  const auto text = point_value<std::string>(config, path, expected);
+  try {
+    return parse(text);
+  } catch (const Error& e) {
+    throw ConfigError(path, path + ": " + e.what());
   }
 }
 

@@ -87,16 +87,8 @@ FederatedSettings read_federated_settings(const YAML::Node& c) {
   require_key(s.delta_setting >= 0 && s.delta_setting < 1, "dp.delta", "must be in [0, 1) (0: 1/|S|)");
   t.dp.clip_norm = point_value<double>(c, "dp.clip_norm", "a number");
   require_key(t.dp.clip_norm > 0 && std::isfinite(t.dp.clip_norm), "dp.clip_norm", "must be > 0 (theta)");
-  try {
-    t.dp.clip = parse_clip_target(point_value<std::string>(c, "dp.clip", "parameters or update"));
-  } catch (const Error& e) {
-    throw ConfigError("dp.clip", std::string("dp.clip: ") + e.what());
-  }
-  try {
-    t.dp.calibration = parse_gaussian_calibration(point_value<std::string>(c, "dp.calibration", "classic or analytic"));
-  } catch (const Error& e) {
-    throw ConfigError("dp.calibration", std::string("dp.calibration: ") + e.what());
-  }
+  t.dp.clip = point_choice(c, "dp.clip", "parameters or update", parse_clip_target);
+  t.dp.calibration = point_choice(c, "dp.calibration", "classic or analytic", parse_gaussian_calibration);
 
   t.fedadam.eta = point_value<double>(c, "server.eta", "a number");
   t.fedadam.tau0 = point_value<double>(c, "server.tau0", "a number");

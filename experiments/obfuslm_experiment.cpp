@@ -44,23 +44,14 @@ ObfuslmSettings read_settings(const YAML::Node& c) {
   s.options.k = point_value<std::int64_t>(c, "obfuscation.k", "an integer");
   s.options.epsilon = point_value<double>(c, "obfuscation.epsilon", "a number");
   s.options.threshold = point_value<double>(c, "obfuscation.threshold", "a number");
-  const std::string normalization = point_value<std::string>(c, "obfuscation.normalization", "sum or exp");
-  const std::string order = point_value<std::string>(c, "obfuscation.order", "index or random");
   s.vocabulary_sample = point_value<std::int64_t>(c, "attack.vocabulary_sample", "an integer");
   s.anonymity_clusters = point_value<std::int64_t>(c, "attack.anonymity_clusters", "an integer");
   s.anonymity_trials = point_value<std::int64_t>(c, "attack.anonymity_trials", "an integer");
   s.confidence = point_value<double>(c, "attack.confidence", "a number");
   s.generate = point_value<std::int64_t>(c, "language_model.generate", "an integer");
   s.prompt = point_value<std::string>(c, "language_model.prompt", "a string");
-  const auto wrap = [](const char* path, auto parse) {
-    try {
-      return parse();
-    } catch (const Error& e) {
-      throw ConfigError(path, std::string(path) + ": " + e.what());
-    }
-  };
-  s.options.normalization = wrap("obfuscation.normalization", [&] { return parse_weight_normalization(normalization); });
-  s.options.order = wrap("obfuscation.order", [&] { return parse_cluster_order(order); });
+  s.options.normalization = point_choice(c, "obfuscation.normalization", "sum or exp", parse_weight_normalization);
+  s.options.order = point_choice(c, "obfuscation.order", "index or random", parse_cluster_order);
   require_key(s.data.vocabulary == "stories260k" || s.data.vocabulary == "glove", "data.vocabulary",
           "must be stories260k or glove, got '" + s.data.vocabulary + "'");
   require_key(s.options.k >= 1, "obfuscation.k", "must be >= 1, got " + std::to_string(s.options.k));

@@ -2,17 +2,10 @@
 
 #include <ATen/ATen.h>
 
-#include <string>
 
 #include "core/error.h"
 
 namespace embpriv {
-
-Aggregator parse_aggregator(std::string_view name) {
-  if (name == "fedavg") return Aggregator::fedavg;
-  if (name == "fedadam") return Aggregator::fedadam;
-  throw Error("unknown aggregator '" + std::string(name) + "'; valid: fedavg, fedadam");
-}
 
 const char* to_string(Aggregator aggregator) { return aggregator == Aggregator::fedavg ? "fedavg" : "fedadam"; }
 

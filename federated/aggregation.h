@@ -8,13 +8,11 @@
 //   (no bias correction; tau0 inside the root, as in eq. (5)); G_0 = kappa_0 = 0.
 #include <ATen/core/Tensor.h>
 
-#include <string_view>
 #include <vector>
 
 namespace embpriv {
 
 enum class Aggregator { fedavg, fedadam };
-Aggregator parse_aggregator(std::string_view name);  // "fedavg" | "fedadam"
 const char* to_string(Aggregator aggregator);
 
 struct FedAdamOptions {
