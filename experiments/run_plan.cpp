@@ -55,11 +55,17 @@ std::string point_location(const RunPlan& plan, const GridPoint& point, const st
 }
 
 // A zip group's first key leads it: the type's figures put only a leader on the x axis (a key
-// that follows varies in lockstep with another key, not on its own), and a figure over a leader
-// draws no line per value of its followers (each such line would hold one point).
+// that follows varies in lockstep with another key, not on its own), a figure over a leader
+// draws no line per value of its followers (each such line would hold one point), and only a
+// leader's extremes pick rows (a follower's would drop the leader's middle values).
 std::vector<PlotRequest> fit_to_zip_groups(std::vector<PlotRequest> requests, const std::vector<SweepAxis>& axes) {
   std::vector<PlotRequest> kept;
   for (PlotRequest& r : requests) {
+    for (const SweepAxis& axis : axes) {
+      for (std::size_t k = 1; k < axis.paths.size(); ++k) {
+        r.extremes_of.erase(std::remove(r.extremes_of.begin(), r.extremes_of.end(), axis.paths[k]), r.extremes_of.end());
+      }
+    }
     bool follower = false;
     for (const SweepAxis& axis : axes) {
       const auto at = std::find(axis.paths.begin(), axis.paths.end(), r.x);

@@ -107,6 +107,8 @@ sweep:
   REQUIRE(find(methods, "psr_vs_dp.epsilon"));
   CHECK(find(methods, "psr_vs_dp.epsilon")->group_by == std::vector<std::string>{"method", "distill.mu"});
   CHECK_FALSE(find(methods, "psr_vs_distill.mu"));  // mu follows method: not an axis of its own
+  REQUIRE(find(methods, "psr_by_round"));  // rows at the extreme eps, whatever mu (a follower)
+  CHECK(find(methods, "psr_by_round")->extremes_of == std::vector<std::string>{"dp.epsilon"});
   const RunPlan epsilons = plan(R"(type: federated
 sweep:
   zip:
