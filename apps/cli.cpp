@@ -9,13 +9,14 @@
 
 #include "core/error.h"
 #include "core/log.h"
-#include "experiments/bounds_config.h"
-#include "experiments/bounds_job.h"
-#include "experiments/config_document.h"
-#include "experiments/merge.h"
-#include "experiments/results_info.h"
-#include "experiments/run_plan.h"
-#include "experiments/runner.h"
+#include "experiments/types/bounds/bounds_config.h"
+#include "experiments/types/bounds/bounds_job.h"
+#include "experiments/engine/config_document.h"
+#include "experiments/results/merge.h"
+#include "experiments/results/results_info.h"
+#include "experiments/engine/run_plan.h"
+#include "experiments/types/registry.h"
+#include "experiments/engine/runner.h"
 
 namespace embpriv {
 namespace {

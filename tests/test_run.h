@@ -7,7 +7,8 @@
 #include <variant>
 #include <vector>
 
-#include "experiments/runner.h"
+#include "experiments/engine/runner.h"
+#include "experiments/types/registry.h"
 #include "tests/catch.h"
 #include "tests/test_temp_dir.h"
 

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <string>
 
-#include "experiments/results_table.h"
+#include "experiments/results/results_table.h"
 
 namespace embpriv {
 

@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "apps/cli.h"
-#include "experiments/results_table.h"
+#include "experiments/results/results_table.h"
 #include "mechanisms/vmf_tangent.h"
 #include "tests/test_binary.h"
 

@@ -13,7 +13,7 @@
 #include <memory>
 #include <thread>
 
-#include "experiments/results_table.h"
+#include "experiments/results/results_table.h"
 #include "tests/test_binary.h"
 #include "tests/test_tables.h"
 #include "tests/test_temp_dir.h"

@@ -7,7 +7,7 @@
 #include <ATen/ATen.h>
 
 #include "core/error.h"
-#include "experiments/privateai_teachers.h"
+#include "federated/privateai_teachers.h"
 #include "federated/federated_training.h"
 #include "tests/federated/privateai_test_data.h"
 

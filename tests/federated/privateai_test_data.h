@@ -2,7 +2,7 @@
 // A small PrivateAI data set for the tests: the real e-mails and GloVe, few units.
 #include "data/embedding_formats.h"
 #include "data/spam_assassin.h"
-#include "experiments/privateai_data.h"
+#include "data/privateai_data.h"
 
 namespace embpriv {
 

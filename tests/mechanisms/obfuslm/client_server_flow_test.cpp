@@ -5,7 +5,7 @@
 #include <ATen/ATen.h>
 
 #include "data/llama2c_tokenizer.h"
-#include "experiments/obfuslm_measures.h"
+#include "attacks/obfuslm_measures.h"
 #include "mechanisms/obfuslm/vocabulary_obfuscator.h"
 #include "models/llama2c_checkpoint.h"
 #include "models/llama2c_model.h"

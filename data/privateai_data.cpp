@@ -1,0 +1,222 @@
+#include "data/privateai_data.h"
+
+#include <ATen/ATen.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <numeric>
+#include <sstream>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/error.h"
+#include "core/log.h"
+#include "core/rng.h"
+#include "data/data_paths.h"
+#include "data/embedding_formats.h"
+#include "data/private_units.h"
+#include "data/sentiment_corpus.h"
+#include "data/word_tokenizer.h"
+
+namespace embpriv {
+namespace {
+
+struct Part {
+  const char* name;
+  double share;  // of the e-mails
+};
+constexpr Part kParts[] = {{"clients", 0.4}, {"proxy", 0.2}, {"public", 0.2}, {"test", 0.2}};
+
+// The units of each part: n of them, a share `private_share` private, in a random order.
+std::vector<const TextUnit*> draw_part(const std::vector<const TextUnit*>& units, std::int64_t n, double private_share,
+                                       const char* part, const char* key, std::uint64_t seed) {
+  std::vector<const TextUnit*> by_label[2];
+  for (const TextUnit* u : units) by_label[u->label()].push_back(u);
+  Rng rng(seed, 0);
+  for (auto& list : by_label) shuffle(list, rng);
+  const auto want_private = static_cast<std::int64_t>(std::llround(private_share * static_cast<double>(n)));
+  const std::int64_t want[2] = {n - want_private, want_private};
+  std::vector<const TextUnit*> out;
+  for (int label = 0; label < 2; ++label) {
+    EMBPRIV_CHECK(want[label] <= static_cast<std::int64_t>(by_label[label].size()),
+                  "privateai: " << key << " = " << n << " needs " << want[label] << (label ? " private" : " non-private")
+                                << " units, the " << part << " e-mails hold " << by_label[label].size()
+                                << " (lower it or data.private_share)");
+    out.insert(out.end(), by_label[label].begin(), by_label[label].begin() + want[label]);
+  }
+  shuffle(out, rng);
+  return out;
+}
+
+// The run's embedding table: row 0 padding, row 1 "no word", then every token of the selected
+// units in order of first use. A GloVe word gets its GloVe vector. A token GloVe lacks (the npm
+// table has no one-character tokens: "@", ".", ":", digits; nor most user names and host
+// names) gets its own fixed random vector, N(0, s^2) per coordinate with s the GloVe table's
+// coordinate spread, drawn from a seed of the token's text: "@" is the same feature in every
+// unit, which a single shared unknown row would hide.
+class RunVocabulary {
+ public:
+  explicit RunVocabulary(const EmbeddingTable& glove) : glove_(glove) {}
+
+  std::int64_t row_of(const std::string& token) {
+    auto [it, fresh] = rows_.try_emplace(token, static_cast<std::int64_t>(tokens_.size()) + 2);
+    if (fresh) tokens_.push_back(token);
+    return it->second;
+  }
+
+  std::int64_t known_words() const {
+    std::int64_t n = 0;
+    for (const std::string& t : tokens_) n += glove_.index_of(t) >= 0;
+    return n;
+  }
+  std::int64_t size() const { return static_cast<std::int64_t>(tokens_.size()); }
+
+  at::Tensor embeddings() const {
+    const double spread = glove_.vectors().to(at::kDouble).std().item<double>();
+    at::Tensor table = at::zeros({size() + 2, glove_.dim()}, at::kFloat);
+    std::vector<float> random(static_cast<std::size_t>(glove_.dim()));
+    for (std::size_t i = 0; i < tokens_.size(); ++i) {
+      const std::int64_t row = glove_.index_of(tokens_[i]);
+      if (row >= 0) {
+        table[static_cast<std::int64_t>(i) + 2].copy_(glove_.vectors()[row]);
+        continue;
+      }
+      Rng rng(derive_seed(0, 0, "privateai.token." + tokens_[i]), 0);
+      for (float& v : random) v = static_cast<float>(spread * rng.normal());
+      table[static_cast<std::int64_t>(i) + 2].copy_(at::tensor(random, at::kFloat));
+    }
+    return table;
+  }
+
+ private:
+  const EmbeddingTable& glove_;
+  std::unordered_map<std::string, std::int64_t> rows_;
+  std::vector<std::string> tokens_;
+};
+
+EncodedUnits encode(const std::vector<const TextUnit*>& units, RunVocabulary& vocabulary, std::int64_t max_tokens) {
+  EncodedUnits e;
+  const auto N = static_cast<std::int64_t>(units.size());
+  e.ids = at::zeros({N, max_tokens}, at::kLong);
+  e.labels = at::empty({N}, at::kDouble);
+  auto* ids = e.ids.data_ptr<std::int64_t>();
+  for (std::int64_t i = 0; i < N; ++i) {
+    const TextUnit& u = *units[static_cast<std::size_t>(i)];
+    std::int64_t t = 0;
+    for (const std::string& token : word_tokens(u.text)) {
+      if (t == max_tokens) break;
+      ids[i * max_tokens + t++] = vocabulary.row_of(token);
+    }
+    if (t == 0) ids[i * max_tokens] = 1;  // a unit of no token at all
+    e.labels[i] = static_cast<double>(u.label());
+    e.texts.push_back(u.text);
+  }
+  return e;
+}
+
+std::string key_of(const PrivateAiDataSettings& s) {
+  std::ostringstream k;
+  k << s.glove << '|' << s.corpus << '|' << s.candidate_units << '|' << s.proxy_units << '|' << s.public_units << '|'
+    << s.test_units << '|' << s.private_share << '|' << s.max_tokens;
+  for (const std::string& f : s.proxy_reviews) k << '|' << f;
+  return k.str();
+}
+
+// Review sentences as units of another domain: labelled by the rules on the text alone (no
+// headers), n of them drawn at random whatever the label.
+std::vector<TextUnit> review_units(const std::vector<std::string>& files) {
+  std::vector<TextUnit> units;
+  std::unordered_set<std::string> seen;  // each distinct sentence once
+  for (const std::string& file : files) {
+    for (const LabelledSentence& sentence : load_sentiment_sentences(resolve_data_path(file))) {
+      if (!seen.insert(sentence.text).second) continue;
+      TextUnit u;
+      u.text = sentence.text;
+      u.kinds = label_unit(sentence.text, {});
+      units.push_back(std::move(u));
+    }
+  }
+  return units;
+}
+
+std::vector<const TextUnit*> draw_any(const std::vector<TextUnit>& units, std::int64_t n, std::uint64_t seed) {
+  EMBPRIV_CHECK(n <= static_cast<std::int64_t>(units.size()),
+                "privateai: data.proxy_units = " << n << " but data.proxy_reviews hold " << units.size() << " sentences");
+  std::vector<const TextUnit*> out;
+  for (const TextUnit& u : units) out.push_back(&u);
+  Rng rng(seed, 0);
+  shuffle(out, rng);
+  out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
+std::unique_ptr<PrivateAiData> build(const PrivateAiDataSettings& s) {
+  const std::vector<Email> emails = load_spam_assassin(resolve_data_path(s.corpus));
+  const std::vector<TextUnit> units = labelled_units(emails);
+  const EmbeddingTable glove = load_cached_glove(resolve_data_path(s.glove));
+  // The e-mails in a fixed random order, cut into the four parts.
+  std::vector<std::int64_t> order(emails.size());
+  std::iota(order.begin(), order.end(), 0);
+  Rng rng(derive_seed(0, 0, "privateai.emails"), 0);
+  shuffle(order, rng);
+  std::vector<int> part_of(emails.size());
+  double cumulative = 0;
+  std::size_t next = 0;
+  for (int p = 0; p < 4; ++p) {
+    cumulative += kParts[p].share;
+    const auto end = p == 3 ? order.size() : static_cast<std::size_t>(cumulative * static_cast<double>(order.size()));
+    for (; next < end; ++next) part_of[static_cast<std::size_t>(order[next])] = p;
+  }
+  // Each distinct text once: mailing-list footers and signatures recur in hundreds of e-mails,
+  // and a copy on each side of a split would be a member and a non-member at once. A text goes
+  // to the part of the first e-mail (in the shuffled order) that holds it.
+  std::vector<std::vector<const TextUnit*>> units_of(emails.size());
+  for (const TextUnit& u : units) units_of[static_cast<std::size_t>(u.email)].push_back(&u);
+  std::unordered_set<std::string_view> seen;
+  std::vector<const TextUnit*> by_part[4];
+  for (const std::int64_t e : order) {
+    for (const TextUnit* u : units_of[static_cast<std::size_t>(e)]) {
+      if (seen.insert(u->text).second) by_part[part_of[static_cast<std::size_t>(e)]].push_back(u);
+    }
+  }
+  const std::int64_t sizes[4] = {s.candidate_units, s.proxy_units, s.public_units, s.test_units};
+  const char* keys[4] = {"data.candidate_units", "data.proxy_units", "data.public_units", "data.test_units"};
+  auto data = std::make_unique<PrivateAiData>();
+  RunVocabulary vocabulary(glove);
+  EncodedUnits* parts[4] = {&data->candidates, &data->proxy, &data->public_split, &data->test};
+  const std::vector<TextUnit> reviews = review_units(s.proxy_reviews);
+  for (int p = 0; p < 4; ++p) {
+    const std::uint64_t seed = derive_seed(0, static_cast<std::uint64_t>(p), "privateai.units");
+    const bool other_domain = parts[p] == &data->proxy && !reviews.empty();
+    *parts[p] = encode(other_domain ? draw_any(reviews, sizes[p], seed)
+                                    : draw_part(by_part[p], sizes[p], s.private_share, kParts[p].name, keys[p], seed),
+                       vocabulary, s.max_tokens);
+  }
+  data->embeddings = vocabulary.embeddings();
+  info("privateai data: " + std::to_string(units.size()) + " units (" + std::to_string(seen.size()) +
+       " distinct) of " + std::to_string(emails.size()) + " e-mails; " + std::to_string(vocabulary.size()) +
+       " tokens in the selected units (" + std::to_string(vocabulary.known_words()) + " GloVe words)");
+  return data;
+}
+
+}  // namespace
+
+EncodedUnits select_units(const EncodedUnits& units, const at::Tensor& rows) {
+  EncodedUnits out{units.ids.index_select(0, rows), units.labels.index_select(0, rows), {}};
+  const auto* r = rows.data_ptr<std::int64_t>();
+  for (std::int64_t i = 0; i < rows.numel(); ++i) out.texts.push_back(units.texts[static_cast<std::size_t>(r[i])]);
+  return out;
+}
+
+const PrivateAiData& load_privateai_data(const PrivateAiDataSettings& settings) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<PrivateAiData>> cache;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = cache[key_of(settings)];
+  if (!slot) slot = build(settings);
+  return *slot;
+}
+
+}  // namespace embpriv

@@ -1,0 +1,180 @@
+#include "experiments/engine/config_document.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace embpriv {
+namespace {
+
+std::string file_line(const std::string& origin, const YAML::Node& node) {
+  const YAML::Mark mark = node.Mark();
+  if (mark.is_null() || mark.line < 0) return origin;
+  return origin + " line " + std::to_string(mark.line + 1);
+}
+
+// The sweep entry for a path, also inside zip groups; undefined when the path is not swept.
+YAML::Node sweep_entry(const YAML::Node& root, const std::string& path) {
+  const YAML::Node sweep = root["sweep"];
+  if (!sweep || !sweep.IsMap()) return {};
+  for (const auto& entry : sweep) {
+    const std::string key = entry.first.as<std::string>();
+    if (key == path) return entry.second;
+    if (key == "zip" && entry.second.IsSequence()) {
+      for (const auto& group : entry.second) {
+        if (group.IsMap() && group[path]) return group[path];
+      }
+    }
+  }
+  return {};
+}
+
+bool covers(const std::string& prefix, const std::string& path) {
+  return path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
+                            path[prefix.size()] == '.');
+}
+
+}  // namespace
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(path);
+  while (std::getline(in, part, '.')) parts.push_back(part);
+  return parts;
+}
+
+YAML::Node find_path(const YAML::Node& root, const std::string& path) {
+  YAML::Node node = root;
+  for (const std::string& part : split_path(path)) {
+    if (!node || !node.IsMap() || !node[part]) return YAML::Node(YAML::NodeType::Undefined);
+    node.reset(node[part]);  // reset, not =: assigning a YAML::Node overwrites what it refers to
+  }
+  return node;
+}
+
+void set_path(YAML::Node& root, const std::string& path, const YAML::Node& value) {
+  const std::vector<std::string> parts = split_path(path);
+  EMBPRIV_CHECK(!parts.empty(), "empty config key");
+  YAML::Node node = root;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (!node[parts[i]] || !node[parts[i]].IsMap()) node[parts[i]] = YAML::Node(YAML::NodeType::Map);
+    node.reset(node[parts[i]]);
+  }
+  node[parts.back()] = value;
+}
+
+std::string ConfigDocument::location(const std::string& path) const {
+  std::string best_key;
+  for (const auto& [key, where] : override_origin) {
+    if (covers(key, path) && key.size() >= best_key.size()) best_key = key;
+  }
+  if (!best_key.empty()) return override_origin.at(best_key);
+  // A problem with a map (a mechanism) that an override changed inside: name the override.
+  for (const auto& [key, where] : override_origin) {
+    if (covers(path, key)) return where;
+  }
+  if (path.rfind("sweep.", 0) == 0) {
+    const YAML::Node entry = sweep_entry(root, path.substr(6));
+    if (entry) return file_line(origin, entry);
+    return file_line(origin, root["sweep"]);
+  }
+  YAML::Node node = root;
+  YAML::Node deepest = root;
+  for (const std::string& part : split_path(path)) {
+    if (!node.IsMap() || !node[part]) break;
+    node.reset(node[part]);
+    deepest.reset(node);
+  }
+  return file_line(origin, deepest);
+}
+
+ConfigDocument parse_config_text(const std::string& text, const std::string& origin) {
+  ConfigDocument document;
+  document.origin = origin;
+  try {
+    document.root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw Error(origin + " line " + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
+  }
+  if (!document.root || document.root.IsNull()) document.root = YAML::Node(YAML::NodeType::Map);
+  EMBPRIV_CHECK(document.root.IsMap(),
+                origin << ": a config must be a YAML map of keys (type: ..., sweep: ...)");
+  return document;
+}
+
+ConfigDocument load_config_file(const std::string& path) {
+  std::ifstream in(path);
+  EMBPRIV_CHECK(in, "cannot read config file '" << path << "' (no such file or not readable)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_config_text(text.str(), path);
+}
+
+void apply_overrides(ConfigDocument& document, const std::vector<std::string>& overrides,
+                     const std::function<bool(const std::string&)>& is_list_key) {
+  for (const std::string& text : overrides) {
+    const std::string where = "command line '" + text + "'";
+    const auto equals = text.find('=');
+    EMBPRIV_CHECK(equals != std::string::npos && equals > 0,
+                  where << ": an override must look like key.path=value");
+    const std::string key = text.substr(0, equals);
+    YAML::Node value;
+    try {
+      value = YAML::Load(text.substr(equals + 1));
+    } catch (const YAML::Exception& e) {
+      throw Error(where + ": the value is not valid YAML: " + e.msg);
+    }
+    if (!document.root["sweep"] || !document.root["sweep"].IsMap()) {
+      if (!document.root["sweep"] || document.root["sweep"].IsNull()) {
+        document.root["sweep"] = YAML::Node(YAML::NodeType::Map);
+      }
+    }
+    YAML::Node sweep = document.root["sweep"];
+    if (key.rfind("sweep.", 0) == 0) {
+      const std::string swept = key.substr(6);
+      EMBPRIV_CHECK(sweep.IsMap(), where << ": the config's sweep block is not a map");
+      sweep[swept] = value;
+      document.override_origin["sweep." + swept] = where;
+      continue;
+    }
+    const bool becomes_sweep = value.IsSequence() && !is_list_key(key);
+    if (sweep.IsMap()) sweep.remove(key);  // a value given now replaces the key's sweep
+    // Inside a swept map (mechanism.epsilon while whole mechanisms are swept) a value must be
+    // set after the map: as a sweep of one value.
+    bool inside_swept_map = false;
+    if (sweep.IsMap()) {
+      for (const auto& entry : sweep) {
+        const std::string swept = entry.first.as<std::string>();
+        inside_swept_map |= key.rfind(swept + ".", 0) == 0;
+      }
+    }
+    if (inside_swept_map && !becomes_sweep) {
+      YAML::Node one(YAML::NodeType::Sequence);
+      one.push_back(value);
+      sweep[key] = one;
+      document.override_origin["sweep." + key] = where;
+    } else if (becomes_sweep) {
+      sweep[key] = value;
+      document.override_origin["sweep." + key] = where;
+    } else {
+      set_path(document.root, key, value);
+      document.override_origin[key] = where;
+    }
+  }
+}
+
+std::string flow_yaml(const YAML::Node& node) {
+  YAML::Emitter out;
+  out.SetMapFormat(YAML::Flow);
+  out.SetSeqFormat(YAML::Flow);
+  out << node;
+  return out.c_str();
+}
+
+std::string block_yaml(const YAML::Node& node) {
+  YAML::Emitter out;
+  out << node;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace embpriv

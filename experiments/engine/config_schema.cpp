@@ -1,0 +1,184 @@
+#include "experiments/engine/config_schema.h"
+
+#include <sstream>
+#include <vector>
+
+namespace embpriv {
+namespace {
+
+std::string join_keys(const YAML::Node& map) {
+  std::ostringstream out;
+  bool first = true;
+  for (const auto& entry : map) {
+    out << (first ? "" : ", ") << entry.first.as<std::string>();
+    first = false;
+  }
+  return out.str();
+}
+
+bool is_number(const YAML::Node& node) {
+  double value;
+  return node.IsScalar() && YAML::convert<double>::decode(node, value) &&
+         node.Tag() != "!";  // quoted "1" has the tag "!" and stays text
+}
+
+bool is_bool(const YAML::Node& node) {
+  bool value;
+  return node.IsScalar() && node.Tag() != "!" && YAML::convert<bool>::decode(node, value);
+}
+
+std::string kind_of(const YAML::Node& node) {
+  if (node.IsMap()) return "a map";
+  if (node.IsSequence()) return "a list";
+  if (node.IsNull()) return "empty";
+  if (is_bool(node)) return "true/false";
+  if (is_number(node)) return "a number";
+  return "text";
+}
+
+// Whether a value may stand where the default stands.
+bool same_kind(const YAML::Node& value, const YAML::Node& fallback) {
+  if (fallback.IsMap()) return value.IsMap();
+  if (fallback.IsSequence()) return value.IsSequence();
+  if (is_bool(fallback)) return is_bool(value);
+  if (is_number(fallback)) return is_number(value);
+  return value.IsScalar();  // text: any scalar (a name may look like a number)
+}
+
+std::string joined(const std::string& prefix, const std::string& key) {
+  return prefix.empty() ? key : prefix + "." + key;
+}
+
+void check_value(const ConfigDocument& document, const ConfigSchema& schema,
+                 const std::string& path, const YAML::Node& value) {
+  if (schema.open_paths.count(path)) return;
+  const YAML::Node fallback = find_path(schema.defaults, path);
+  if (!same_kind(value, fallback)) {
+    throw Error(document.location(path) + ": " + path + " must be " + kind_of(fallback) +
+                " (like its default " + flow_yaml(fallback) + "), got " + flow_yaml(value));
+  }
+}
+
+void check_map(const ConfigDocument& document, const ConfigSchema& schema, const YAML::Node& map,
+               const std::string& prefix) {
+  const YAML::Node known = prefix.empty() ? schema.defaults : find_path(schema.defaults, prefix);
+  for (const auto& entry : map) {
+    const std::string key = entry.first.as<std::string>();
+    const std::string path = joined(prefix, key);
+    if (path == "sweep") continue;
+    if (!known[key]) {
+      throw Error(document.location(path) + ": unknown key '" + key +
+                  "'" + (prefix.empty() ? "" : " in '" + prefix + "'") + "; valid: " +
+                  join_keys(known));
+    }
+    check_value(document, schema, path, entry.second);
+    if (entry.second.IsMap() && !schema.open_paths.count(path)) {
+      check_map(document, schema, entry.second, path);
+    }
+  }
+}
+
+void check_sweep_list(const ConfigDocument& document, const ConfigSchema& schema,
+                      const std::string& path, const YAML::Node& values) {
+  const std::string where = document.location("sweep." + path);
+  if (!schema.knows(path)) {
+    throw Error(where + ": sweep names an unknown key '" + path + "'; valid: " +
+                join_keys(schema.defaults));
+  }
+  if (!values.IsSequence() || values.size() == 0) {
+    throw Error(where + ": sweep." + path + " must be a non-empty list of values, got " +
+                (values.IsSequence() ? std::string("[]") : flow_yaml(values)));
+  }
+  const YAML::Node fallback = find_path(schema.defaults, path);
+  if (!fallback) return;  // inside an open path (e.g. mechanism.clip_norm): checked per point
+  for (const auto& value : values) {
+    if (!same_kind(value, fallback)) {
+      throw Error(where + ": sweep." + path + " holds " + flow_yaml(value) + ", but " + path +
+                  " must be " + kind_of(fallback) + " (like its default " + flow_yaml(fallback) +
+                  ")");
+    }
+  }
+}
+
+}  // namespace
+
+bool ConfigSchema::is_list_key(const std::string& path) const {
+  const YAML::Node node = find_path(defaults, path);
+  return node && node.IsSequence();
+}
+
+bool ConfigSchema::knows(const std::string& path) const {
+  for (const std::string& open : open_paths) {
+    if (path == open || path.rfind(open + ".", 0) == 0) return true;
+  }
+  return static_cast<bool>(find_path(defaults, path)) && path != "sweep";
+}
+
+void check_config_keys(const ConfigDocument& document, const ConfigSchema& schema) {
+  check_map(document, schema, document.root, "");
+  const YAML::Node sweep = document.root["sweep"];
+  if (!sweep || sweep.IsNull()) return;
+  if (!sweep.IsMap()) {
+    throw Error(document.location("sweep") +
+                ": sweep must be a map of key: [values] (and optional zip: groups)");
+  }
+  for (const auto& entry : sweep) {
+    const std::string key = entry.first.as<std::string>();
+    if (key != "zip") {
+      check_sweep_list(document, schema, key, entry.second);
+      continue;
+    }
+    if (!entry.second.IsSequence()) {
+      throw Error(document.location("sweep.zip") +
+                  ": sweep.zip must be a list of groups, each a map of key: [values] of one length");
+    }
+    for (const auto& group : entry.second) {
+      if (!group.IsMap() || group.size() == 0) {
+        throw Error(document.location("sweep.zip") + ": each zip group must be a non-empty map of key: [values]");
+      }
+      std::size_t length = 0;
+      std::string first_key;
+      for (const auto& member : group) {
+        const std::string path = member.first.as<std::string>();
+        check_sweep_list(document, schema, path, member.second);
+        if (first_key.empty()) {
+          first_key = path;
+          length = member.second.size();
+        } else if (member.second.size() != length) {
+          throw Error(document.location("sweep." + path) + ": zip group lists must have one length: " +
+                      first_key + " has " + std::to_string(length) + " values, " + path + " has " +
+                      std::to_string(member.second.size()));
+        }
+      }
+    }
+  }
+}
+
+namespace {
+
+void merge_into(YAML::Node merged, const YAML::Node& values, const ConfigSchema& schema,
+                const std::string& prefix) {
+  for (const auto& entry : values) {
+    const std::string key = entry.first.as<std::string>();
+    const std::string path = joined(prefix, key);
+    // An open map (a mechanism) given with its own `name` replaces the default whole: the keys
+    // of another mechanism's default would not be valid for it. Without a name, its keys are
+    // set on the default (`mechanism.epsilon=3` changes the default mechanism's epsilon).
+    const bool replaces = schema.open_paths.count(path) && entry.second.IsMap() && entry.second["name"];
+    if (entry.second.IsMap() && merged[key] && merged[key].IsMap() && path != "sweep" && !replaces) {
+      merge_into(merged[key], entry.second, schema, path);
+    } else {
+      merged[key] = YAML::Clone(entry.second);
+    }
+  }
+}
+
+}  // namespace
+
+YAML::Node merge_over_defaults(const ConfigSchema& schema, const YAML::Node& values) {
+  YAML::Node merged = YAML::Clone(schema.defaults);
+  merge_into(merged, values, schema, "");
+  return merged;
+}
+
+}  // namespace embpriv

@@ -1,0 +1,49 @@
+#include "experiments/engine/experiment_type.h"
+
+#include "core/error.h"
+#include "data/data_paths.h"
+
+namespace embpriv {
+
+void ExperimentRegistry::add(std::unique_ptr<ExperimentType> type) {
+  types_.push_back(std::move(type));
+}
+
+const ExperimentType& ExperimentRegistry::find(const std::string& name) const {
+  for (const auto& type : types_) {
+    if (type->name() == name) return *type;
+  }
+  std::string valid = "bounds";  // run by its own job (experiments/types/bounds/bounds_job.h)
+  for (const auto& type : types_) valid += ", " + type->name();
+  throw Error("unknown experiment type '" + name + "'; valid: " + valid);
+}
+
+std::vector<std::string> ExperimentRegistry::names() const {
+  std::vector<std::string> names;
+  for (const auto& type : types_) names.push_back(type->name());
+  return names;
+}
+
+void require_key(bool ok, const std::string& path, const std::string& problem) {
+  if (!ok) throw ConfigError(path, path + " " + problem);
+}
+
+void check_data_files(const std::vector<std::pair<std::string, std::string>>& files) {
+  for (const auto& [key, path] : files) {
+    try {
+      resolve_data_path(path);
+    } catch (const Error& e) {
+      throw ConfigError(key, key + ": " + e.what());
+    }
+  }
+}
+
+std::unique_ptr<Mechanism> point_mechanism(const YAML::Node& config, const MechanismRegistry& registry) {
+  try {
+    return registry.make(config["mechanism"]);
+  } catch (const Error& e) {
+    throw ConfigError("mechanism", std::string("mechanism: ") + e.what());
+  }
+}
+
+}  // namespace embpriv

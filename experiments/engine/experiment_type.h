@@ -1,0 +1,100 @@
+#pragma once
+// One kind of experiment the engine can sweep (`type:` in a config): its keys and defaults, how
+// to check and run one grid point, the columns it fills and the figures it draws. The engine
+// (experiments/engine/runner.h) does everything else: grid, seeds, shards, resume, HDF5, plots.
+#include <yaml-cpp/yaml.h>
+
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "experiments/engine/config_document.h"
+#include "experiments/plots/standard_plots.h"
+#include "experiments/engine/sweep_grid.h"
+#include "mechanisms/registry.h"
+
+namespace embpriv {
+
+struct PointInput {
+  const GridPoint& point;
+  const YAML::Node& config;  // the point's resolved config
+  const MechanismRegistry& mechanisms;
+};
+
+struct PointResult {
+  std::vector<std::pair<std::string, double>> numbers;       // the type's number columns
+  std::vector<std::pair<std::string, std::string>> strings;  // the type's string columns
+  std::vector<std::pair<std::string, std::vector<double>>> curves;
+  std::string headline;  // a short summary for the log line ("mean_cosine=0.894")
+};
+
+class ExperimentType {
+ public:
+  virtual ~ExperimentType() = default;
+  virtual std::string name() const = 0;
+  virtual std::string summary() const = 0;
+  // The type's own keys with their defaults, as YAML (the engine adds its common keys).
+  virtual std::string default_config() const = 0;
+  // Keys whose contents are checked by check_point rather than against the defaults.
+  virtual std::set<std::string> open_paths() const { return {}; }
+  // Checks one point's resolved config; throws ConfigError(path, problem).
+  virtual void check_point(const YAML::Node& config, const MechanismRegistry& mechanisms) const = 0;
+  // Columns every result row gets (NaN / "" on failed rows).
+  virtual std::vector<std::string> number_columns() const = 0;
+  virtual std::vector<std::string> string_columns() const = 0;
+  // A rough wall time of one point on one core of a machine like the CI one.
+  virtual double estimate_seconds(const YAML::Node& config) const = 0;
+  // The figures `embpriv plot` draws; swept: the swept columns (the x axis is chosen among them).
+  virtual std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const = 0;
+  virtual PointResult run_point(const PointInput& input) const = 0;
+};
+
+class ExperimentRegistry {
+ public:
+  void add(std::unique_ptr<ExperimentType> type);
+  // Throws embpriv::Error with the valid names when the type is unknown.
+  const ExperimentType& find(const std::string& name) const;
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<std::unique_ptr<ExperimentType>> types_;
+};
+
+// Helpers for check_point / run_point: the value at a dotted path of a point's config as T, or
+// ConfigError(path, "PATH must be EXPECTED, got VALUE"); the point's mechanism, or
+// ConfigError("mechanism", the registry's message).
+template <class T>
+T point_value(const YAML::Node& config, const std::string& path, const char* expected);
+// Throws ConfigError(path, "PATH PROBLEM") unless ok.
+void require_key(bool ok, const std::string& path, const std::string& problem);
+// The string at `path` turned into a value by `parse` (an enum's parser, say); the parser's
+// embpriv::Error becomes ConfigError(path, "PATH: <why>").
+template <class Parse>
+auto point_choice(const YAML::Node& config, const std::string& path, const char* expected, Parse parse);
+// Resolves every (key, data file) pair (data/data_paths.h); a missing file throws
+// ConfigError(key, "KEY: <why>").
+void check_data_files(const std::vector<std::pair<std::string, std::string>>& files);
+std::unique_ptr<Mechanism> point_mechanism(const YAML::Node& config, const MechanismRegistry& registry);
+
+template <class T>
+T point_value(const YAML::Node& config, const std::string& path, const char* expected) {
+  try {
+    return find_path(config, path).as<T>();
+  } catch (const YAML::Exception&) {
+    throw ConfigError(path, path + " must be " + expected + ", got " + flow_yaml(find_path(config, path)));
+  }
+}
+
+template <class Parse>
+auto point_choice(const YAML::Node& config, const std::string& path, const char* expected, Parse parse) {
+  const auto text = point_value<std::string>(config, path, expected);
+  try {
+    return parse(text);
+  } catch (const Error& e) {
+    throw ConfigError(path, path + ": " + e.what());
+  }
+}
+
+}  // namespace embpriv

@@ -1,0 +1,132 @@
+#include "experiments/engine/result_rows.h"
+
+#include <limits>
+
+#include "core/error.h"
+
+namespace embpriv {
+namespace {
+
+enum class ValueKind { integer, number, text };
+
+// One column type for every value a swept key takes in the full grid (not just this shard's),
+// so the shards of one run have the same columns.
+ValueKind kind_of_values(const RunPlan& plan, const std::string& path) {
+  bool all_integer = true, all_number = true;
+  for (const SweepAxis& axis : plan.axes) {
+    for (std::size_t k = 0; k < axis.paths.size(); ++k) {
+      if (axis.paths[k] != path) continue;
+      for (const auto& step : axis.steps) {
+        const YAML::Node& value = step[k];
+        std::int64_t i;
+        double d;
+        all_integer &= value.IsScalar() && YAML::convert<std::int64_t>::decode(value, i);
+        all_number &= value.IsScalar() && YAML::convert<double>::decode(value, d);
+      }
+    }
+  }
+  return all_integer ? ValueKind::integer : all_number ? ValueKind::number : ValueKind::text;
+}
+
+const YAML::Node* assigned(const GridPoint& point, const std::string& path) {
+  for (const Assignment& a : point.assignment) {
+    if (a.path == path) return &a.value;
+  }
+  return nullptr;
+}
+
+template <class T>
+const T* find_value(const std::vector<std::pair<std::string, T>>& values, const std::string& name) {
+  for (const auto& [key, value] : values) {
+    if (key == name) return &value;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+ResultsTable table_from_records(const RunPlan& plan, const RowRecords& records) {
+  ResultsTable table;
+  std::vector<std::int64_t> rows, replicates, seeds;
+  std::vector<std::string> status, errors;
+  for (const auto& [row, record] : records) {
+    const GridPoint& point = plan.grid.at(static_cast<std::size_t>(row));
+    rows.push_back(row);
+    replicates.push_back(point.replicate);
+    seeds.push_back(static_cast<std::int64_t>(point.seed));
+    status.push_back(record.ok ? "ok" : "failed");
+    errors.push_back(record.ok ? "" : record.error);
+    table.seconds.push_back(record.seconds);
+    if (record.ok && !record.result.curves.empty()) {
+      table.curves.push_back({row, record.result.curves});
+    }
+  }
+  table.columns.push_back({"row", rows});
+  table.columns.push_back({"replicate", replicates});
+  table.columns.push_back({"seed", seeds});
+  for (const std::string& path : plan.swept) {
+    const ValueKind kind = kind_of_values(plan, path);
+    std::vector<std::int64_t> integers;
+    std::vector<double> numbers;
+    std::vector<std::string> texts;
+    for (const auto& [row, record] : records) {
+      const YAML::Node& value = *assigned(plan.grid.at(static_cast<std::size_t>(row)), path);
+      if (kind == ValueKind::integer) integers.push_back(value.as<std::int64_t>());
+      if (kind == ValueKind::number) numbers.push_back(value.as<double>());
+      if (kind == ValueKind::text) texts.push_back(value.IsScalar() ? value.as<std::string>() : flow_yaml(value));
+    }
+    if (kind == ValueKind::integer) table.columns.push_back({path, integers});
+    if (kind == ValueKind::number) table.columns.push_back({path, numbers});
+    if (kind == ValueKind::text) table.columns.push_back({path, texts});
+  }
+  table.columns.push_back({"status", status});
+  table.columns.push_back({"error", errors});
+  for (const std::string& name : plan.type->number_columns()) {
+    std::vector<double> values;
+    for (const auto& [row, record] : records) {
+      const double* value = record.ok ? find_value(record.result.numbers, name) : nullptr;
+      EMBPRIV_ASSERT(!record.ok || value, plan.type->name() << " gave no value for column " << name);
+      values.push_back(value ? *value : std::numeric_limits<double>::quiet_NaN());
+    }
+    table.columns.push_back({name, values});
+  }
+  for (const std::string& name : plan.type->string_columns()) {
+    std::vector<std::string> values;
+    for (const auto& [row, record] : records) {
+      const std::string* value = record.ok ? find_value(record.result.strings, name) : nullptr;
+      values.push_back(value ? *value : "");
+    }
+    table.columns.push_back({name, values});
+  }
+  return table;
+}
+
+RowRecords records_from_table(const RunPlan& plan, const ResultsTable& table) {
+  RowRecords records;
+  const auto& rows = std::get<std::vector<std::int64_t>>(table.column("row").values);
+  const auto& status = std::get<std::vector<std::string>>(table.column("status").values);
+  std::map<std::int64_t, const RowCurves*> curves;
+  for (const RowCurves& c : table.curves) curves[c.row] = &c;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EMBPRIV_CHECK(rows[i] >= 0 && rows[i] < static_cast<std::int64_t>(plan.grid.size()),
+                  "results row " << rows[i] << " is outside the grid of " << plan.grid.size()
+                                 << " rows");
+    if (status[i] != "ok") continue;
+    RowRecord record;
+    record.ok = true;
+    record.seconds = table.seconds.empty() ? 0 : table.seconds[i];
+    for (const std::string& name : plan.type->number_columns()) {
+      record.result.numbers.emplace_back(name, std::get<std::vector<double>>(table.column(name).values)[i]);
+    }
+    for (const std::string& name : plan.type->string_columns()) {
+      record.result.strings.emplace_back(name, std::get<std::vector<std::string>>(table.column(name).values)[i]);
+    }
+    if (const auto found = curves.find(rows[i]); found != curves.end()) {
+      record.result.curves = found->second->arrays;
+    }
+    records[rows[i]] = std::move(record);
+  }
+  return records;
+}
+
+}  // namespace embpriv

@@ -1,0 +1,230 @@
+#include "experiments/engine/run_plan.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace embpriv {
+namespace {
+
+constexpr const char* kCommonKeys = R"(type: perturbation  # the experiment type
+name: ""            # results/NAME.h5; default: the config file's name
+description: ""     # free text, stored with the results
+seed: 1             # run seed; replicate r uses seed + r
+seeds: 1            # replicates of every grid point
+device: auto        # auto | cpu | cuda
+threads: 0          # 0: all cores
+out: ""             # results file; default results/NAME.h5
+plots: []           # extra figures: {name, x, y, group_by: [...], theory, log_x, log_y, title}
+sweep: {}           # key: [values], and zip: [{key: [...], other: [...]}]
+)";
+
+const std::set<std::string> kUnsweepable = {"type", "name", "description", "seed", "seeds",
+                                            "device", "threads", "out", "plots"};
+const std::set<std::string> kPlotKeys = {"name", "x", "y", "group_by", "theory",
+                                         "log_x", "log_y", "title", "along", "page"};
+
+template <class T>
+T common_value(const ConfigDocument& document, const YAML::Node& base, const std::string& key,
+               const char* expected) {
+  try {
+    return base[key].as<T>();
+  } catch (const YAML::Exception&) {
+    throw Error(document.location(key) + ": " + key + " must be " + expected + ", got " +
+                flow_yaml(base[key]));
+  }
+}
+
+std::string path_stem(const std::string& path) {
+  return std::filesystem::path(path).stem().string();
+}
+
+// The location of a problem found at one grid point: the sweep entry when the bad key (or a
+// map holding it) was swept, else where the document sets it.
+std::string point_location(const RunPlan& plan, const GridPoint& point, const std::string& path) {
+  for (const Assignment& a : point.assignment) {
+    const bool inside = path == a.path || path.rfind(a.path + ".", 0) == 0 ||
+                        a.path.rfind(path + ".", 0) == 0;
+    if (inside) return plan.document.location("sweep." + a.path) + " (sweep value " +
+                       flow_yaml(a.value) + ")";
+  }
+  return plan.document.location(path);
+}
+
+// A zip group's first key leads it: the type's figures put only a leader on the x axis (a key
+// that follows varies in lockstep with another key, not on its own), a figure over a leader
+// draws no line per value of its followers (each such line would hold one point), and only a
+// leader's extremes pick rows (a follower's would drop the leader's middle values).
+std::vector<PlotRequest> fit_to_zip_groups(std::vector<PlotRequest> requests, const std::vector<SweepAxis>& axes) {
+  std::vector<PlotRequest> kept;
+  for (PlotRequest& r : requests) {
+    for (const SweepAxis& axis : axes) {
+      for (std::size_t k = 1; k < axis.paths.size(); ++k) {
+        r.extremes_of.erase(std::remove(r.extremes_of.begin(), r.extremes_of.end(), axis.paths[k]), r.extremes_of.end());
+      }
+    }
+    bool follower = false;
+    for (const SweepAxis& axis : axes) {
+      const auto at = std::find(axis.paths.begin(), axis.paths.end(), r.x);
+      if (at == axis.paths.end() || r.curves) continue;
+      follower = at != axis.paths.begin();
+      std::vector<std::string> groups;
+      for (const std::string& g : r.group_by) {
+        if (std::find(axis.paths.begin(), axis.paths.end(), g) == axis.paths.end()) groups.push_back(g);
+      }
+      r.group_by = groups;
+    }
+    if (!follower) kept.push_back(std::move(r));
+  }
+  return kept;
+}
+
+std::vector<PlotRequest> config_plots(const RunPlan& plan) {
+  std::vector<PlotRequest> plots;
+  const YAML::Node list = plan.base["plots"];
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node entry = list[i];
+    const std::string where = plan.document.location("plots") + ": plots[" + std::to_string(i) + "]";
+    EMBPRIV_CHECK(entry.IsMap(), where << " must be a map {x: ..., y: ...}");
+    for (const auto& field : entry) {
+      const std::string key = field.first.as<std::string>();
+      EMBPRIV_CHECK(kPlotKeys.count(key),
+                    where << ": unknown key '" << key
+                          << "'; valid: name, x, y, group_by, theory, log_x, log_y, title, along, page");
+    }
+    EMBPRIV_CHECK(entry["x"] && entry["y"], where << " needs x and y (column names)");
+    try {
+      PlotRequest request;
+      request.x = entry["x"].as<std::string>();
+      request.y = entry["y"].as<std::string>();
+      request.name = entry["name"] ? entry["name"].as<std::string>() : request.y + "_vs_" + request.x;
+      if (entry["group_by"]) request.group_by = entry["group_by"].as<std::vector<std::string>>();
+      if (entry["theory"]) request.theory = entry["theory"].as<std::string>();
+      if (entry["log_x"]) request.log_x = entry["log_x"].as<bool>();
+      if (entry["log_y"]) request.log_y = entry["log_y"].as<bool>();
+      if (entry["title"]) request.title = entry["title"].as<std::string>();
+      if (entry["along"]) request.along = entry["along"].as<std::string>();
+      if (entry["page"]) request.page = entry["page"].as<std::string>();
+      plots.push_back(request);
+    } catch (const YAML::Exception& e) {
+      throw Error(where + ": " + e.msg + " (x, y, theory, name, title: text; group_by: a list; "
+                  "log_x, log_y: true/false)");
+    }
+  }
+  return plots;
+}
+
+}  // namespace
+
+const char* common_config_keys() { return kCommonKeys; }
+
+std::string config_type_name(const ConfigDocument& document) {
+  const YAML::Node type = document.root["type"];
+  EMBPRIV_CHECK(type && type.IsScalar(),
+                document.origin << ": the config must name its experiment type (type: ...)");
+  return type.as<std::string>();
+}
+
+RunPlan plan_from_document(ConfigDocument document, const std::vector<std::string>& overrides,
+                           const ExperimentRegistry& types, const MechanismRegistry& mechanisms) {
+  RunPlan plan;
+  const std::string type_name = config_type_name(document);
+  try {
+    plan.type = &types.find(type_name);
+  } catch (const Error& e) {
+    throw Error(document.location("type") + ": " + e.what());
+  }
+  plan.schema.defaults = YAML::Load(kCommonKeys);
+  for (const auto& entry : YAML::Load(plan.type->default_config())) {
+    plan.schema.defaults[entry.first.as<std::string>()] = entry.second;
+  }
+  plan.schema.open_paths = plan.type->open_paths();
+  for (const std::string& text : overrides) {
+    EMBPRIV_CHECK(text.rfind("type=", 0) != 0,
+                  "command line '" << text << "': the experiment type comes from the config file");
+  }
+  apply_overrides(document, overrides,
+                  [&](const std::string& key) { return plan.schema.is_list_key(key); });
+  for (const auto& [key, where] : document.override_origin) {
+    const std::string path = key.rfind("sweep.", 0) == 0 ? key.substr(6) : key;
+    EMBPRIV_CHECK(plan.schema.knows(path), where << ": unknown key '" << path << "'");
+  }
+  check_config_keys(document, plan.schema);
+  plan.document = std::move(document);
+  plan.base = merge_over_defaults(plan.schema, plan.document.root);
+
+  plan.seed = common_value<std::uint64_t>(plan.document, plan.base, "seed", "an integer >= 0");
+  plan.seeds = common_value<std::int64_t>(plan.document, plan.base, "seeds", "an integer >= 1");
+  EMBPRIV_CHECK(plan.seeds >= 1,
+                plan.document.location("seeds") << ": seeds must be >= 1, got " << plan.seeds);
+  plan.threads = common_value<int>(plan.document, plan.base, "threads", "an integer >= 0");
+  EMBPRIV_CHECK(plan.threads >= 0,
+                plan.document.location("threads") << ": threads must be >= 0, got " << plan.threads);
+  plan.device = plan.base["device"].as<std::string>();
+  EMBPRIV_CHECK(plan.device == "auto" || plan.device == "cpu" || plan.device.rfind("cuda", 0) == 0,
+                plan.document.location("device")
+                    << ": device must be auto, cpu or cuda[:N], got '" << plan.device << "'");
+  plan.name = plan.base["name"].as<std::string>();
+  if (plan.name.empty()) plan.name = path_stem(plan.document.origin);
+  plan.out = plan.base["out"].as<std::string>();
+  if (plan.out.empty()) plan.out = "results/" + plan.name + ".h5";
+
+  plan.axes = read_sweep_axes(plan.base["sweep"]);
+  plan.swept = swept_paths(plan.axes);
+  std::set<std::string> seen;
+  for (const std::string& path : plan.swept) {
+    const std::string head = split_path(path).front();
+    EMBPRIV_CHECK(!kUnsweepable.count(head),
+                  plan.document.location("sweep." + path)
+                      << ": '" << path << "' cannot be swept (it is a setting of the run, not "
+                      << "of a grid point; use seeds: N for replicates)");
+    EMBPRIV_CHECK(seen.insert(path).second, plan.document.location("sweep." + path)
+                                                << ": '" << path << "' is swept twice");
+  }
+  plan.grid = expand_grid(plan.axes, plan.seed, plan.seeds);
+
+  // Every distinct point is checked (replicates share their config).
+  for (std::size_t i = 0; i < plan.grid.size(); i += static_cast<std::size_t>(plan.seeds)) {
+    const GridPoint& point = plan.grid[i];
+    try {
+      plan.type->check_point(resolve_point(plan.base, point), mechanisms);
+    } catch (const ConfigError& e) {
+      throw Error(point_location(plan, point, e.path()) + ": " + e.what());
+    }
+  }
+
+  // Figures: the type's standard ones, then the config's; their columns must exist.
+  plan.plots = fit_to_zip_groups(plan.type->standard_plots(plan.swept), plan.axes);
+  for (PlotRequest& extra : config_plots(plan)) plan.plots.push_back(std::move(extra));
+  ResultsTable empty;
+  for (const char* c : {"row", "replicate", "seed"}) empty.columns.push_back({c, std::vector<std::int64_t>{}});
+  for (const auto& c : plan.swept) empty.columns.push_back({c, std::vector<std::string>{}});
+  for (const char* c : {"status", "error"}) empty.columns.push_back({c, std::vector<std::string>{}});
+  for (const auto& c : plan.type->number_columns()) empty.columns.push_back({c, std::vector<double>{}});
+  for (const auto& c : plan.type->string_columns()) empty.columns.push_back({c, std::vector<std::string>{}});
+  for (const PlotRequest& request : plan.plots) {
+    const std::string missing = missing_plot_columns(empty, request);
+    EMBPRIV_CHECK(missing.empty(), plan.document.location("plots") << ": " << missing);
+  }
+
+  plan.base["name"] = plan.name;  // stored resolved, so the file says what it is
+  plan.base["out"] = plan.out;
+  plan.config_text = block_yaml(plan.base);
+  YAML::Node hashed = YAML::Clone(plan.base);
+  hashed.remove("out");
+  hashed.remove("threads");
+  std::ostringstream hash;
+  hash << std::hex << fnv1a64(block_yaml(hashed));
+  plan.config_hash = hash.str();
+  return plan;
+}
+
+RunPlan plan_run(const std::string& config_path, const std::vector<std::string>& overrides,
+                 const ExperimentRegistry& types, const MechanismRegistry& mechanisms) {
+  return plan_from_document(load_config_file(config_path), overrides, types, mechanisms);
+}
+
+}  // namespace embpriv

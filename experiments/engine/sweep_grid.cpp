@@ -1,0 +1,126 @@
+#include "experiments/engine/sweep_grid.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "core/error.h"
+#include "experiments/engine/config_document.h"
+
+namespace embpriv {
+
+std::vector<SweepAxis> read_sweep_axes(const YAML::Node& sweep) {
+  std::vector<SweepAxis> axes;
+  if (!sweep || !sweep.IsMap()) return axes;
+  for (const auto& entry : sweep) {
+    const std::string key = entry.first.as<std::string>();
+    if (key != "zip") {
+      SweepAxis axis{{key}, {}};
+      for (const auto& value : entry.second) axis.steps.push_back({value});
+      axes.push_back(std::move(axis));
+      continue;
+    }
+    for (const auto& group : entry.second) {
+      SweepAxis axis;
+      for (const auto& member : group) axis.paths.push_back(member.first.as<std::string>());
+      const std::size_t length = group.begin()->second.size();
+      for (std::size_t i = 0; i < length; ++i) {
+        std::vector<YAML::Node> step;
+        for (const auto& member : group) step.push_back(member.second[i]);
+        axis.steps.push_back(std::move(step));
+      }
+      axes.push_back(std::move(axis));
+    }
+  }
+  return axes;
+}
+
+std::vector<std::string> swept_paths(const std::vector<SweepAxis>& axes) {
+  std::vector<std::string> paths;
+  for (const SweepAxis& axis : axes) paths.insert(paths.end(), axis.paths.begin(), axis.paths.end());
+  return paths;
+}
+
+std::uint64_t fnv1a64(const std::string& text) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a offset basis and prime (64-bit)
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+std::vector<GridPoint> expand_grid(const std::vector<SweepAxis>& axes, std::uint64_t seed,
+                                   std::int64_t seeds) {
+  EMBPRIV_CHECK(seeds >= 1, "seeds must be >= 1, got " << seeds);
+  std::int64_t points = 1;
+  for (const SweepAxis& axis : axes) points *= static_cast<std::int64_t>(axis.steps.size());
+  std::vector<GridPoint> grid;
+  grid.reserve(static_cast<std::size_t>(points * seeds));
+  for (std::int64_t p = 0; p < points; ++p) {
+    std::vector<Assignment> assignment;
+    std::int64_t rest = p;
+    std::vector<std::size_t> step_of(axes.size());
+    for (std::size_t a = axes.size(); a-- > 0;) {  // the last axis varies fastest
+      const auto n = static_cast<std::int64_t>(axes[a].steps.size());
+      step_of[a] = static_cast<std::size_t>(rest % n);
+      rest /= n;
+    }
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      for (std::size_t k = 0; k < axes[a].paths.size(); ++k) {
+        assignment.push_back({axes[a].paths[k], axes[a].steps[step_of[a]][k]});
+      }
+    }
+    std::vector<std::string> parts;
+    for (const Assignment& a : assignment) parts.push_back(a.path + "=" + flow_yaml(a.value));
+    std::sort(parts.begin(), parts.end());
+    std::string key;
+    for (const std::string& part : parts) key += (key.empty() ? "" : "; ") + part;
+    for (std::int64_t r = 0; r < seeds; ++r) {
+      GridPoint point;
+      point.row = p * seeds + r;
+      point.replicate = r;
+      point.seed = seed + static_cast<std::uint64_t>(r);
+      point.assignment = assignment;
+      point.key = key;
+      point.point_id = fnv1a64(key);
+      grid.push_back(std::move(point));
+    }
+  }
+  return grid;
+}
+
+YAML::Node resolve_point(const YAML::Node& base, const GridPoint& point) {
+  YAML::Node config = YAML::Clone(base);
+  config.remove("sweep");
+  std::vector<const Assignment*> order;
+  for (const Assignment& a : point.assignment) order.push_back(&a);
+  std::stable_sort(order.begin(), order.end(), [](const Assignment* a, const Assignment* b) {
+    return split_path(a->path).size() < split_path(b->path).size();
+  });
+  for (const Assignment* a : order) set_path(config, a->path, YAML::Clone(a->value));
+  return config;
+}
+
+std::string Shard::describe() const {
+  return std::to_string(index) + "/" + std::to_string(count);
+}
+
+Shard parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  Shard shard;
+  try {
+    EMBPRIV_CHECK(slash != std::string::npos, "");
+    std::size_t used = 0;
+    shard.index = std::stoll(text.substr(0, slash), &used);
+    EMBPRIV_CHECK(used == slash, "");
+    shard.count = std::stoll(text.substr(slash + 1), &used);
+    EMBPRIV_CHECK(used == text.size() - slash - 1, "");
+  } catch (const std::exception&) {
+    throw Error("--shard must look like i/N (e.g. 2/8), got '" + text + "'");
+  }
+  EMBPRIV_CHECK(shard.count >= 1 && shard.index >= 1 && shard.index <= shard.count,
+                "--shard i/N needs 1 <= i <= N, got '" << text << "'");
+  return shard;
+}
+
+}  // namespace embpriv

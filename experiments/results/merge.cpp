@@ -1,0 +1,107 @@
+#include "experiments/results/merge.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "core/error.h"
+
+namespace embpriv {
+namespace {
+
+std::string attribute(const ResultsTable& table, const std::string& name) {
+  const auto found = table.attributes.find(name);
+  return found == table.attributes.end() ? std::string() : found->second;
+}
+
+// Appends row i of `from` to `to` (same column kind).
+void append_value(ColumnValues& to, const ColumnValues& from, std::size_t i) {
+  std::visit(
+      [&](auto& target) {
+        using Vector = std::decay_t<decltype(target)>;
+        target.push_back(std::get<Vector>(from)[i]);
+      },
+      to);
+}
+
+}  // namespace
+
+ResultsTable merge_results(const std::vector<std::string>& inputs) {
+  EMBPRIV_CHECK(!inputs.empty(), "merge needs at least one input file");
+  std::vector<ResultsTable> tables;
+  for (const std::string& path : inputs) tables.push_back(read_results_h5(path));
+  const ResultsTable& first = tables.front();
+  for (std::size_t f = 0; f < tables.size(); ++f) {
+    const ResultsTable& t = tables[f];
+    EMBPRIV_CHECK(t.has_column("row"), inputs[f] << " has no row column (not written by embpriv run)");
+    EMBPRIV_CHECK(attribute(t, "config_hash") == attribute(first, "config_hash") &&
+                      !attribute(t, "config_hash").empty(),
+                  inputs[f] << " was written by another config than " << inputs[0]
+                            << " (config_hash " << attribute(t, "config_hash") << " vs "
+                            << attribute(first, "config_hash") << ")");
+    EMBPRIV_CHECK(t.columns.size() == first.columns.size(),
+                  inputs[f] << " has other columns than " << inputs[0]);
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+      EMBPRIV_CHECK(t.columns[c].name == first.columns[c].name &&
+                        t.columns[c].values.index() == first.columns[c].values.index(),
+                    inputs[f] << ": column " << t.columns[c].name << " differs from " << inputs[0]
+                              << "'s " << first.columns[c].name);
+    }
+  }
+  // Every row once, sorted by its index in the full grid.
+  struct Source {
+    std::size_t file, index;
+  };
+  std::map<std::int64_t, Source> rows;
+  for (std::size_t f = 0; f < tables.size(); ++f) {
+    const auto& row = std::get<std::vector<std::int64_t>>(tables[f].column("row").values);
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const auto [it, inserted] = rows.emplace(row[i], Source{f, i});
+      EMBPRIV_CHECK(inserted, "row " << row[i] << " is in both " << inputs[it->second.file]
+                                     << " and " << inputs[f] << " (overlapping shards)");
+    }
+  }
+  ResultsTable merged;
+  for (const Column& c : first.columns) {
+    Column empty{c.name, c.values};
+    std::visit([](auto& v) { v.clear(); }, empty.values);
+    merged.columns.push_back(std::move(empty));
+  }
+  const bool timed = std::all_of(tables.begin(), tables.end(),
+                                 [](const ResultsTable& t) { return !t.seconds.empty(); });
+  std::map<std::pair<std::size_t, std::int64_t>, const RowCurves*> curves;
+  for (std::size_t f = 0; f < tables.size(); ++f) {
+    for (const RowCurves& c : tables[f].curves) curves[{f, c.row}] = &c;
+  }
+  for (const auto& [row, source] : rows) {
+    const ResultsTable& t = tables[source.file];
+    for (std::size_t c = 0; c < merged.columns.size(); ++c) {
+      append_value(merged.columns[c].values, t.columns[c].values, source.index);
+    }
+    if (timed) merged.seconds.push_back(t.seconds[source.index]);
+    if (const auto found = curves.find({source.file, row}); found != curves.end()) {
+      merged.curves.push_back(*found->second);
+    }
+  }
+  merged.attributes = first.attributes;
+  std::string start = attribute(first, "start_time"), end = attribute(first, "end_time");
+  for (const ResultsTable& t : tables) {
+    start = std::min(start, attribute(t, "start_time"));
+    end = std::max(end, attribute(t, "end_time"));
+  }
+  merged.attributes["start_time"] = start;
+  merged.attributes["end_time"] = end;
+  merged.attributes["shard"] = "merged";
+  const std::string grid_rows = attribute(first, "grid_rows");
+  merged.attributes["complete"] =
+      !grid_rows.empty() && std::to_string(rows.size()) == grid_rows ? "true" : "false";
+  return merged;
+}
+
+ResultsTable merge_results_files(const std::string& out, const std::vector<std::string>& inputs) {
+  ResultsTable merged = merge_results(inputs);
+  write_results_h5(out, merged);
+  return merged;
+}
+
+}  // namespace embpriv

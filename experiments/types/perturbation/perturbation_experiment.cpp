@@ -1,0 +1,239 @@
+#include "experiments/types/perturbation/perturbation_experiment.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "core/rng.h"
+#include "experiments/engine/config_document.h"
+#include "data/synthetic_inputs.h"
+#include "mechanisms/gaussian.h"
+#include "mechanisms/laplace.h"
+#include "mechanisms/npgaussian.h"
+#include "metrics/running_stats.h"
+#include "metrics/similarity.h"
+#include "metrics/theory.h"
+
+namespace embpriv {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::int64_t kChunkRows = 4096;  // rows perturbed at once: bounded memory at any N
+constexpr int kHistogramBins = 200;        // cosine histogram over [-1, 1]
+
+struct Settings {
+  std::int64_t dim, samples;
+  double norm_min, norm_max, text_fraction;
+  YAML::Node mechanism;
+};
+
+Settings read_settings(const YAML::Node& config) {
+  Settings s{point_value<std::int64_t>(config, "data.dim", "an integer"),
+             point_value<std::int64_t>(config, "data.samples", "an integer"),
+             point_value<double>(config, "data.norm_min", "a number"),
+             point_value<double>(config, "data.norm_max", "a number"),
+             point_value<double>(config, "data.text_fraction", "a number"), config["mechanism"]};
+  require_key(s.dim >= 2, "data.dim", "must be >= 2, got " + std::to_string(s.dim));
+  require_key(s.samples >= 2, "data.samples", "must be >= 2, got " + std::to_string(s.samples));
+  require_key(std::isfinite(s.norm_min) && s.norm_min > 0, "data.norm_min",
+          "must be finite and > 0, got " + flow_yaml(config["data"]["norm_min"]));
+  require_key(std::isfinite(s.norm_max) && s.norm_max >= s.norm_min, "data.norm_max",
+          "must be finite and >= data.norm_min, got " + flow_yaml(config["data"]["norm_max"]));
+  require_key(s.text_fraction >= 0 && s.text_fraction <= 1, "data.text_fraction",
+          "must be in [0, 1], got " + flow_yaml(config["data"]["text_fraction"]));
+  return s;
+}
+
+// Row i is text when floor((i+1) f) > floor(i f): a share f of the rows, evenly interleaved,
+// the same whatever the chunking.
+bool is_text_row(std::int64_t i, double f) {
+  return std::floor(static_cast<double>(i + 1) * f) > std::floor(static_cast<double>(i) * f);
+}
+
+// E[cos(x, y)] where the theory has a closed form (NaN elsewhere): Cor. 5.2 for Algorithm 1,
+// A_d(eps/beta) for exact vMF (Wood 1994; vMF paper, Thm 5.2).
+double theory_cosine(const std::string& name, double beta, double epsilon, std::int64_t d) {
+  if (name == "vmf_tangent") return expected_cosine_tangent(beta, epsilon);
+  if (name == "vmf") return vmf_mean_resultant(d, epsilon / beta);
+  return kNaN;
+}
+
+// E||y||^2 / ||x||^2 for one row: 1 for the norm-preserving mechanisms, Thm 5.4 (and its
+// Laplace analogue) after clipping for the additive ones.
+double theory_squared_norm_ratio(const Mechanism& m, double epsilon, double squared_norm,
+                                 double l1_norm, std::int64_t d) {
+  if (const auto* g = dynamic_cast<const GaussianMechanism*>(&m)) {
+    const double c = g->noise().clip_norm;
+    const double clipped = std::min(squared_norm, c * c);
+    return gaussian_expected_squared_norm(clipped, d, g->noise().sigma(epsilon)) / squared_norm;
+  }
+  if (const auto* l = dynamic_cast<const LaplaceMechanism*>(&m)) {
+    const double c = l->clip_norm();
+    const double scale = l1_norm > c ? c / l1_norm : 1.0;
+    return laplace_expected_squared_norm(squared_norm * scale * scale, d, l->scale(epsilon)) /
+           squared_norm;
+  }
+  return 1.0;  // vmf_tangent, vmf, npgaussian restore ||x||
+}
+
+class PerturbationExperiment final : public ExperimentType {
+ public:
+  std::string name() const override { return "perturbation"; }
+  std::string summary() const override {
+    return "one mechanism on random directions: cosine, angle and norm statistics next to the "
+           "vMF paper's theory";
+  }
+  std::string default_config() const override {
+    return R"(data:
+  source: random_directions  # directions uniform on the sphere
+  dim: 4096                  # d
+  samples: 20000             # rows per grid point
+  norm_min: 0.5              # input norms log-uniform in [norm_min, norm_max]
+  norm_max: 2.0
+  text_fraction: 0.0         # share of rows tagged text: eps_text = alpha * eps (vMF paper, Def. 6.1)
+mechanism: {name: vmf_tangent, epsilon: 1, beta: 1}
+)";
+  }
+  std::set<std::string> open_paths() const override { return {"mechanism"}; }
+
+  void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
+    const std::string source = point_value<std::string>(config, "data.source", "text");
+    if (source != "random_directions") {
+      throw ConfigError("data.source", "data.source must be random_directions, got '" + source + "'");
+    }
+    read_settings(config);
+    point_mechanism(config, registry);
+  }
+
+  std::vector<std::string> number_columns() const override {
+    return {"epsilon",           "epsilon_text",          "mean_cosine",
+            "mean_cosine_stderr", "theory_cosine",         "mean_angle_degrees",
+            "mean_norm_ratio",   "mean_squared_norm_ratio", "theory_squared_norm_ratio",
+            "mean_cosine_visual", "mean_cosine_text",      "theory_cosine_visual",
+            "theory_cosine_text"};
+  }
+  std::vector<std::string> string_columns() const override { return {"mechanism_name", "claim"}; }
+
+  double estimate_seconds(const YAML::Node& config) const override {
+    const Settings s = read_settings(config);
+    // About 15 ns per value on one core: inputs, mechanism and statistics (bench/README.md).
+    return 15e-9 * static_cast<double>(s.samples) * static_cast<double>(s.dim);
+  }
+
+  std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
+    std::string x;
+    for (const char* candidate : {"mechanism.epsilon", "mechanism.alpha", "data.dim"}) {
+      if (std::find(swept.begin(), swept.end(), candidate) != swept.end()) {
+        x = candidate;
+        break;
+      }
+    }
+    if (x.empty()) return {};
+    std::vector<std::string> groups;
+    for (const auto& s : swept) {
+      if (s != x) groups.push_back(s);
+    }
+    const bool log_x = x != "mechanism.alpha";
+    std::vector<PlotRequest> plots{
+        {"cosine", x, "mean_cosine", groups, "theory_cosine", log_x, false,
+         "mean cos(x, y) vs " + x + " (dashed: theory)"},
+        {"norm_ratio", x, "mean_squared_norm_ratio", groups, "theory_squared_norm_ratio", log_x,
+         true, "mean ||y||^2 / ||x||^2 vs " + x + " (dashed: theory)"},
+    };
+    if (x == "mechanism.alpha") {
+      plots.push_back({"text_cosine", x, "mean_cosine_text", groups, "theory_cosine_text", false,
+                       false, "text rows: mean cos(x, y), eps_text = alpha * eps"});
+    }
+    return plots;
+  }
+
+  PointResult run_point(const PointInput& input) const override {
+    const Settings s = read_settings(input.config);
+    const auto mechanism = point_mechanism(input.config, input.mechanisms);
+    const double beta = s.mechanism["beta"] ? s.mechanism["beta"].as<double>() : 1.0;
+    // Inputs depend on the data settings and the replicate only: every mechanism and epsilon
+    // of one seed sees the same rows (paired comparisons).
+    const std::uint64_t input_seed =
+        derive_seed(input.point.seed, fnv1a64(flow_yaml(input.config["data"])), "inputs");
+    const RandomStream stream{derive_seed(input.point.seed, input.point.point_id, "mechanism"), 0};
+
+    const double eps[2] = {mechanism->epsilon_for(Modality::visual),
+                           mechanism->epsilon_for(Modality::text)};
+    double cosine_theory[2];
+    for (int m = 0; m < 2; ++m) cosine_theory[m] = theory_cosine(mechanism->name(), beta, eps[m], s.dim);
+
+    RunningStats cosine, angle, norm_ratio, squared_ratio, squared_theory, by_modality[2];
+    std::vector<double> counts(kHistogramBins, 0.0);
+    for (std::int64_t start = 0; start < s.samples; start += kChunkRows) {
+      const std::int64_t n = std::min(kChunkRows, s.samples - start);
+      const at::Tensor x = random_directions(n, s.dim, s.norm_min, s.norm_max, input_seed, start);
+      at::Tensor modality = at::zeros({n}, at::kLong);
+      auto* modality_of = modality.data_ptr<std::int64_t>();
+      for (std::int64_t i = 0; i < n; ++i) modality_of[i] = is_text_row(start + i, s.text_fraction);
+      const at::Tensor y = mechanism->perturb(x, stream.shifted(start), {modality, at::Tensor()});
+      const std::vector<double> cosines = row_cosines(x, y);
+      const std::vector<double> ratios = row_norm_ratios(x, y);
+      const at::Tensor squared = x.to(at::kDouble).pow(2).sum(1);
+      const at::Tensor l1 = x.to(at::kDouble).abs().sum(1);
+      const double* sq = squared.data_ptr<double>();
+      const double* l1_of = l1.data_ptr<double>();
+      for (std::int64_t i = 0; i < n; ++i) {
+        const int m = static_cast<int>(modality_of[i]);
+        const double c = cosines[static_cast<std::size_t>(i)];
+        const double r = ratios[static_cast<std::size_t>(i)];
+        cosine.add(c);
+        by_modality[m].add(c);
+        angle.add(std::acos(std::clamp(c, -1.0, 1.0)) * 180.0 / M_PI);
+        norm_ratio.add(r);
+        squared_ratio.add(r * r);
+        squared_theory.add(theory_squared_norm_ratio(*mechanism, eps[m], sq[i], l1_of[i], s.dim));
+        const int bin = std::clamp(static_cast<int>((c + 1.0) / 2.0 * kHistogramBins), 0,
+                                   kHistogramBins - 1);
+        counts[static_cast<std::size_t>(bin)] += 1;
+      }
+    }
+    auto mean_or_nan = [](const RunningStats& r) { return r.count() ? r.mean() : kNaN; };
+    double overall_theory = 0;  // the theory averaged over the rows of each modality
+    for (int m = 0; m < 2; ++m) {
+      const double share = static_cast<double>(by_modality[m].count()) / static_cast<double>(s.samples);
+      if (share > 0) overall_theory += share * cosine_theory[m];
+    }
+
+    PointResult result;
+    result.numbers = {{"epsilon", eps[0]},
+                      {"epsilon_text", eps[1]},
+                      {"mean_cosine", cosine.mean()},
+                      {"mean_cosine_stderr", cosine.standard_error()},
+                      {"theory_cosine", overall_theory},
+                      {"mean_angle_degrees", angle.mean()},
+                      {"mean_norm_ratio", norm_ratio.mean()},
+                      {"mean_squared_norm_ratio", squared_ratio.mean()},
+                      {"theory_squared_norm_ratio", squared_theory.mean()},
+                      {"mean_cosine_visual", mean_or_nan(by_modality[0])},
+                      {"mean_cosine_text", mean_or_nan(by_modality[1])},
+                      {"theory_cosine_visual", by_modality[0].count() ? cosine_theory[0] : kNaN},
+                      {"theory_cosine_text", by_modality[1].count() ? cosine_theory[1] : kNaN}};
+    result.strings = {{"mechanism_name", mechanism->name()},
+                      {"claim", mechanism->claim().describe()}};
+    std::vector<double> edges(kHistogramBins + 1);
+    for (int b = 0; b <= kHistogramBins; ++b) edges[static_cast<std::size_t>(b)] = -1.0 + 2.0 * b / kHistogramBins;
+    result.curves = {{"cosine_histogram_edges", edges}, {"cosine_histogram_counts", counts}};
+    std::ostringstream headline;
+    headline.precision(4);
+    headline << "mean_cosine=" << cosine.mean();
+    if (std::isfinite(overall_theory)) headline << " (theory " << overall_theory << ")";
+    result.headline = headline.str();
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<ExperimentType> make_perturbation_experiment() {
+  return std::make_unique<PerturbationExperiment>();
+}
+
+}  // namespace embpriv

@@ -1,0 +1,147 @@
+#include "experiments/types/shared/inversion_data.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <mutex>
+
+#include "data/data_paths.h"
+#include "data/embedding_formats.h"
+#include "data/word_tokenizer.h"
+#include "experiments/engine/experiment_type.h"
+
+namespace embpriv {
+
+InversionSettings read_inversion_settings(const YAML::Node& c) {
+  InversionSettings s{point_value<std::string>(c, "data.vocabulary", "stories260k or glove"),
+             point_value<std::string>(c, "data.model", "a file name"),
+             point_value<std::string>(c, "data.tokenizer", "a file name"),
+             point_value<std::string>(c, "data.glove", "a file name"),
+             point_value<std::string>(c, "data.sentences", "a file name"),
+             point_value<std::string>(c, "mask", "none or punctuation"),
+             point_value<std::string>(c, "attack.metric", "cosine or l2"),
+             point_value<std::int64_t>(c, "data.glove_words", "an integer"),
+             point_value<std::int64_t>(c, "data.max_sentences", "an integer"),
+             point_value<std::int64_t>(c, "attack.k", "an integer"),
+             point_value<std::int64_t>(c, "language_model.texts", "an integer"),
+             point_value<std::int64_t>(c, "language_model.tokens", "an integer"),
+             point_value<double>(c, "language_model.temperature", "a number")};
+  s.train_sentences = point_value<std::vector<std::string>>(c, "utility.train_sentences", "a list of file names");
+  s.learned = point_value<bool>(c, "attack.learned", "true or false");
+  s.learned_epochs = point_value<std::int64_t>(c, "attack.learned_epochs", "an integer");
+  s.learned_window = point_value<std::int64_t>(c, "attack.learned_window", "an integer");
+  require_key(s.vocabulary == "stories260k" || s.vocabulary == "glove", "data.vocabulary",
+          "must be stories260k (the llama2.c model's tokens) or glove (GloVe 100-d words), got '" +
+              s.vocabulary + "'");
+  require_key(s.glove_words >= 0, "data.glove_words", "must be >= 0 (0: all), got " + std::to_string(s.glove_words));
+  require_key(s.max_sentences >= 1, "data.max_sentences", "must be >= 1, got " + std::to_string(s.max_sentences));
+  require_key(s.k >= 1 && s.k <= 100, "attack.k", "must be in [1, 100], got " + std::to_string(s.k));
+  require_key(!s.learned || !s.train_sentences.empty(), "attack.learned",
+          "needs public training text: utility.train_sentences must name at least one file");
+  require_key(!s.learned || s.vocabulary == "stories260k", "attack.learned",
+          "runs on data.vocabulary: stories260k (a classifier over 341,479 GloVe words does not fit here)");
+  require_key(s.learned_epochs >= 1 && s.learned_epochs <= 1000, "attack.learned_epochs", "must be in [1, 1000]");
+  require_key(s.learned_window >= 0 && s.learned_window <= 8, "attack.learned_window", "must be in [0, 8]");
+  require_key(s.metric == "cosine" || s.metric == "l2", "attack.metric", "must be cosine or l2, got '" + s.metric + "'");
+  require_key(s.mask == "none" || s.mask == "punctuation", "mask",
+          "must be none or punctuation, got '" + s.mask + "'");
+  require_key(s.stories >= 0, "language_model.texts", "must be >= 0, got " + std::to_string(s.stories));
+  require_key(s.story_tokens >= 2 && s.story_tokens <= 255, "language_model.tokens",
+          "must be in [2, 255], got " + std::to_string(s.story_tokens));
+  require_key(s.temperature > 0, "language_model.temperature", "must be > 0");
+  return s;
+}
+
+const InversionData& load_inversion_data(const InversionSettings& s) {
+  static std::mutex mutex;
+  static std::map<std::string, InversionData> cache;
+  const bool glove = s.vocabulary == "glove";
+  std::string key = glove ? s.glove + "\n" + std::to_string(s.glove_words) + "\n" + s.sentences
+                          : s.model + "\n" + s.tokenizer + "\n" + s.sentences;
+  for (const std::string& file : s.train_sentences) key += "\n" + file;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = cache.find(key);
+  if (found != cache.end()) return found->second;
+  InversionData loaded;
+  if (glove) {
+    EmbeddingTable table = load_cached_glove(resolve_data_path(s.glove));
+    if (s.glove_words > 0) table = table.first(s.glove_words);
+    loaded.glove = std::make_shared<const EmbeddingTable>(std::move(table));
+  } else {
+    loaded.model = std::make_shared<const Llama2cModel>(load_llama2c_checkpoint(resolve_data_path(s.model)));
+    loaded.tokenizer = std::make_shared<const Llama2cTokenizer>(
+        Llama2cTokenizer::load(resolve_data_path(s.tokenizer), loaded.model->config().vocab_size));
+  }
+  loaded.sentences = load_sentiment_sentences(resolve_data_path(s.sentences));
+  for (const std::string& file : s.train_sentences) {
+    for (LabelledSentence& sentence : load_sentiment_sentences(resolve_data_path(file))) {
+      loaded.train_sentences.push_back(std::move(sentence));
+    }
+  }
+  return cache.emplace(key, std::move(loaded)).first->second;
+}
+
+bool has_word_character(const std::string& piece) {
+  return std::any_of(piece.begin(), piece.end(), [](unsigned char c) { return std::isalnum(c) || c >= 0x80; });
+}
+
+PrivateText encode_sentences(const InversionData& data, const InversionSettings& s,
+                             const std::vector<LabelledSentence>& sentences, std::size_t count) {
+  PrivateText text;
+  const std::size_t n = std::min(count, sentences.size());
+  for (std::size_t i = 0; i < n; ++i) text.labels.push_back(sentences[i].label);
+  std::vector<bool> is_public;
+  if (data.glove) {
+    // GloVe words: unknown words are left out of the stream (and counted).
+    text.table = data.glove->vectors();
+    text.special = at::zeros({data.glove->size()}, at::kBool);
+    for (std::size_t i = 0; i < n; ++i) {
+      const WordIds words = word_ids(sentences[i].text, *data.glove);
+      text.unknown += words.unknown;
+      const std::size_t begin = text.flat.size();
+      for (std::int64_t id : words.ids) {
+        if (id < 0) continue;
+        text.flat.push_back(id);
+        is_public.push_back(s.mask == "punctuation" && !has_word_character(data.glove->words()[id]));
+      }
+      text.spans.emplace_back(begin, text.flat.size());
+    }
+  } else {
+    const Llama2cTokenizer& tokenizer = *data.tokenizer;
+    text.table = data.model->embedding_table();
+    text.special = at::zeros({data.model->config().vocab_size}, at::kBool);
+    for (std::int64_t id : {Llama2cTokenizer::kUnknown, Llama2cTokenizer::kBos, Llama2cTokenizer::kEos}) {
+      text.special[id] = true;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::vector<std::int64_t> ids = tokenizer.encode(sentences[i].text);
+      text.spans.emplace_back(text.flat.size() + 1, text.flat.size() + ids.size());  // without <s>
+      for (std::int64_t id : ids) {
+        text.flat.push_back(id);
+        is_public.push_back(s.mask == "punctuation" &&
+                            (tokenizer.is_special(id) || !has_word_character(tokenizer.piece(id))));
+      }
+    }
+  }
+  std::vector<std::uint8_t> flags(is_public.begin(), is_public.end());
+  text.public_tokens = at::from_blob(flags.data(), {static_cast<std::int64_t>(flags.size())}, at::kByte)
+                           .to(at::kBool);
+  return text;
+}
+
+SentenceFeatures mean_pooled(const PrivateText& text, const at::Tensor& rows) {
+  std::vector<at::Tensor> means;
+  std::vector<std::int64_t> labels;
+  for (std::size_t i = 0; i < text.spans.size(); ++i) {
+    const auto [begin, end] = text.spans[i];
+    if (end <= begin) continue;
+    means.push_back(rows.narrow(0, static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end - begin)).mean(0));
+    labels.push_back(text.labels[i]);
+  }
+  EMBPRIV_CHECK(!means.empty(), "no sentence has a token in the vocabulary");
+  return {at::stack(means), at::tensor(labels, at::kLong)};
+}
+
+}  // namespace embpriv

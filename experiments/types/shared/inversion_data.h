@@ -1,0 +1,68 @@
+#pragma once
+// The data side of experiment type `inversion` (experiments/types/inversion/inversion_experiment.h): its
+// settings, the models and tables it loads once per run, and the sentences encoded as rows of
+// a public embedding table (llama2.c tokens or GloVe words).
+#include <ATen/core/Tensor.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "data/embedding_table.h"
+#include "data/llama2c_tokenizer.h"
+#include "data/sentiment_corpus.h"
+#include "models/llama2c_model.h"
+
+namespace embpriv {
+
+struct InversionSettings {
+  std::string vocabulary, model, tokenizer, glove, sentences, mask, metric;
+  std::int64_t glove_words, max_sentences, k, stories, story_tokens;
+  double temperature;
+  std::vector<std::string> train_sentences = {};
+  bool learned = false;            // attack.learned: also run the learned inversion attack
+  std::int64_t learned_epochs = 8, learned_window = 2;
+};
+// Reads and checks a point's settings; throws ConfigError naming the key.
+InversionSettings read_inversion_settings(const YAML::Node& config);
+
+// Models, tokenizers and tables, loaded once per run (cached by their files), not once per point.
+struct InversionData {
+  std::shared_ptr<const Llama2cModel> model;          // stories260k
+  std::shared_ptr<const Llama2cTokenizer> tokenizer;  // stories260k
+  std::shared_ptr<const EmbeddingTable> glove;        // glove
+  std::vector<LabelledSentence> sentences;
+  std::vector<LabelledSentence> train_sentences;      // for the sentiment classifier
+};
+const InversionData& load_inversion_data(const InversionSettings& s);
+
+// The private text as the attacked system sees it: token rows of a public table.
+struct PrivateText {
+  at::Tensor table;                                        // [V, d]
+  at::Tensor special;                                      // [V] bool: rows never guessed
+  std::vector<std::int64_t> flat;                          // every sentence's token rows
+  std::vector<std::pair<std::size_t, std::size_t>> spans;  // [begin, end) of each sentence's words
+  at::Tensor public_tokens;                                // [tokens] bool (Def. 6.2)
+  std::int64_t unknown = 0;                                // words outside the vocabulary (glove)
+  std::vector<std::int64_t> labels;                        // sentiment of each sentence
+};
+// The first `count` sentences: GloVe words (unknown ones left out and counted) or llama2.c
+// tokens (with <s>); under `mask: punctuation` special tokens and pieces without a letter or
+// digit are public.
+PrivateText encode_sentences(const InversionData& data, const InversionSettings& s,
+                             const std::vector<LabelledSentence>& sentences, std::size_t count);
+
+// True when a piece holds a letter, a digit or a non-ASCII byte.
+bool has_word_character(const std::string& piece);
+
+// A sentence embedding: the mean of its token rows (sentences with no token are left out).
+struct SentenceFeatures {
+  at::Tensor features;  // [sentences, d]
+  at::Tensor labels;    // [sentences]
+};
+SentenceFeatures mean_pooled(const PrivateText& text, const at::Tensor& rows);
+
+}  // namespace embpriv
