@@ -1,5 +1,6 @@
 #include "mechanisms/clipped_gaussian_noise.h"
 
+#include <cmath>
 #include <sstream>
 
 #include "core/log.h"
@@ -33,6 +34,11 @@ PrivacyClaim ClippedGaussianNoise::claim(double epsilon, const char* released) c
   }
   if (released && *released) note << "; " << released;
   return {"approx_dp", epsilon, delta, neighbours.str(), note.str()};
+}
+
+double analytic_noise_share_epsilon(const ClippedGaussianNoise& noise, double share, std::int64_t d) {
+  const double sigma = share * noise.clip_norm / std::sqrt(static_cast<double>(d));
+  return analytic_gaussian_epsilon(sigma, noise.delta, noise.l2_sensitivity());
 }
 
 }  // namespace embpriv

@@ -24,4 +24,8 @@ struct ClippedGaussianNoise {
   PrivacyClaim claim(double epsilon, const char* released) const;
 };
 
+// The epsilon at which the analytic calibration (Balle & Wang 2018) gives noise of norm
+// sigma sqrt(d) = share * C, i.e. sigma = share * C / sqrt(d).
+double analytic_noise_share_epsilon(const ClippedGaussianNoise& noise, double share, std::int64_t d);
+
 }  // namespace embpriv

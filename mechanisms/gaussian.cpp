@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mechanisms/row_math.h"
+#include "mechanisms/theory.h"
 
 namespace embpriv {
 namespace {
@@ -33,6 +34,22 @@ GaussianMechanism::GaussianMechanism(double epsilon, double delta, double clip_n
 
 std::unique_ptr<RowKernel> GaussianMechanism::make_kernel(double epsilon) const {
   return std::make_unique<GaussianKernel>(noise_.sigma(epsilon), noise_.clip_norm);
+}
+
+// Thm 5.4 after clipping to L2 norm C: E||y||^2 = min(||x||^2, C^2) + d sigma^2.
+Prediction GaussianMechanism::expected_squared_norm(double squared_norm, double, std::int64_t d,
+                                                    double epsilon) const {
+  const double c = noise_.clip_norm;
+  const double clipped = std::min(squared_norm, c * c);
+  return {gaussian_expected_squared_norm(clipped, d, noise_.sigma(epsilon)), "vMF paper, Thm 5.4"};
+}
+
+double GaussianMechanism::epsilon_for_noise_share(double share, std::int64_t d) const {
+  return analytic_noise_share_epsilon(noise_, share, d);
+}
+
+NeighbouringPair GaussianMechanism::neighbouring_pair(std::int64_t d, double) const {
+  return clipped_pair(d, noise_.clip_norm, claim());
 }
 
 PrivacyClaim GaussianMechanism::claim_at(double epsilon) const {

@@ -12,6 +12,12 @@ class GaussianMechanism final : public Mechanism {
   const ClippedGaussianNoise& noise() const { return noise_; }
   double sigma() const { return noise_.sigma(epsilon()); }
   std::unique_ptr<RowKernel> make_kernel(double epsilon) const override;
+  Prediction expected_squared_norm(double squared_norm, double l1_norm, std::int64_t d,
+                                   double epsilon) const override;
+  double clip_norm() const override { return noise_.clip_norm; }
+  bool noise_is_additive() const override { return true; }
+  double epsilon_for_noise_share(double share, std::int64_t d) const override;
+  NeighbouringPair neighbouring_pair(std::int64_t d, double distance) const override;
 
  protected:
   PrivacyClaim claim_at(double epsilon) const override;

@@ -4,6 +4,7 @@
 
 #include "core/params.h"
 #include "mechanisms/row_math.h"
+#include "mechanisms/theory.h"
 
 namespace embpriv {
 namespace {
@@ -33,6 +34,18 @@ LaplaceMechanism::LaplaceMechanism(double epsilon, double clip_norm, double alph
 
 std::unique_ptr<RowKernel> LaplaceMechanism::make_kernel(double epsilon) const {
   return std::make_unique<LaplaceKernel>(scale(epsilon), clip_norm_);
+}
+
+// The Laplace analogue of Thm 5.4 after clipping to L1 norm C: E||y||^2 = ||clip(x)||^2 + 2 d b^2.
+Prediction LaplaceMechanism::expected_squared_norm(double squared_norm, double l1_norm,
+                                                   std::int64_t d, double epsilon) const {
+  const double scale_to_clip = l1_norm > clip_norm_ ? clip_norm_ / l1_norm : 1.0;
+  return {laplace_expected_squared_norm(squared_norm * scale_to_clip * scale_to_clip, d, scale(epsilon)),
+          "Thm 5.4 analogue: + 2 d b^2"};
+}
+
+NeighbouringPair LaplaceMechanism::neighbouring_pair(std::int64_t d, double) const {
+  return clipped_pair(d, clip_norm_, claim());
 }
 
 PrivacyClaim LaplaceMechanism::claim_at(double epsilon) const {

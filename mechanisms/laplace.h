@@ -8,11 +8,15 @@ namespace embpriv {
 class LaplaceMechanism final : public Mechanism {
  public:
   LaplaceMechanism(double epsilon, double clip_norm, double alpha = 1.0);
-  double clip_norm() const { return clip_norm_; }
+  double clip_norm() const override { return clip_norm_; }
   // b = Delta1 / eps with Delta1 = 2C.
   double scale(double epsilon) const { return 2.0 * clip_norm_ / epsilon; }
   double scale() const { return scale(epsilon()); }
   std::unique_ptr<RowKernel> make_kernel(double epsilon) const override;
+  Prediction expected_squared_norm(double squared_norm, double l1_norm, std::int64_t d,
+                                   double epsilon) const override;
+  bool noise_is_additive() const override { return true; }
+  NeighbouringPair neighbouring_pair(std::int64_t d, double distance) const override;
 
  protected:
   PrivacyClaim claim_at(double epsilon) const override;

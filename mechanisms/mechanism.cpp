@@ -133,6 +133,36 @@ at::Tensor Mechanism::perturb(const at::Tensor& x, const RandomStream& stream,
   return output.to(x.device(), x.scalar_type());
 }
 
+Prediction Mechanism::cosine(std::int64_t, double) const { return {}; }
+
+Prediction Mechanism::dot_product_factor(std::int64_t, double) const { return {}; }
+
+Prediction Mechanism::expected_squared_norm(double, double, std::int64_t, double) const {
+  return {};
+}
+
+double Mechanism::epsilon_for_noise_share(double, std::int64_t) const {
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+NeighbouringPair Mechanism::direction_pair(std::int64_t d, double distance,
+                                           double epsilon_per_radian) {
+  NeighbouringPair pair{at::zeros({d}, at::kFloat), at::zeros({d}, at::kFloat),
+                        epsilon_per_radian * distance, 0.0};
+  pair.x0[0] = 1.0;
+  pair.x1[0] = std::cos(distance);
+  pair.x1[1] = std::sin(distance);
+  return pair;
+}
+
+NeighbouringPair Mechanism::clipped_pair(std::int64_t d, double clip_norm, const PrivacyClaim& claim) {
+  NeighbouringPair pair{at::zeros({d}, at::kFloat), at::zeros({d}, at::kFloat), claim.epsilon,
+                        claim.delta};
+  pair.x0[0] = clip_norm;
+  pair.x1[0] = -clip_norm;
+  return pair;
+}
+
 Modality parse_modality(std::string_view name) {
   if (name == "visual") return Modality::visual;
   if (name == "text") return Modality::text;

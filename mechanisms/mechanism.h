@@ -6,6 +6,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -22,6 +23,23 @@ struct PrivacyClaim {
   std::string neighbours;  // what two inputs the guarantee compares
   std::string note;        // caveats, errata, what is released in the clear
   std::string describe() const;
+};
+
+// A closed-form prediction of a mechanism's theory and the result it comes from; unknown (NaN,
+// no source) where the theory has no closed form.
+struct Prediction {
+  double value = std::numeric_limits<double>::quiet_NaN();
+  std::string source;      // e.g. "vMF paper, Thm 5.3"
+  bool every_sample = false;  // the value holds for every output, not only in expectation
+  bool known() const { return !source.empty(); }
+};
+
+// Two neighbouring inputs of a mechanism's claim, and the (epsilon, delta) the claim promises
+// between them: what a privacy audit distinguishes (attacks/audit.h).
+struct NeighbouringPair {
+  at::Tensor x0, x1;  // [d] float32
+  double claimed_epsilon = 0;
+  double claimed_delta = 0;
 };
 
 // The mechanism at one epsilon, applied to one row (d floats). scratch holds d doubles.
@@ -58,10 +76,42 @@ class Mechanism {
   // The row kernel at a given epsilon; exposed for tests and benchmarks.
   virtual std::unique_ptr<RowKernel> make_kernel(double epsilon) const = 0;
 
+  // What the mechanism's theory says, at dimension d and budget epsilon (so that a caller can
+  // ask at the text budget, or at the epsilon a config names). Experiments read these instead
+  // of switching on names; the defaults say "no closed form".
+  // ||y|| = ||x|| for every output (value 1).
+  virtual Prediction norm_kept() const { return {}; }
+  // E[cos(x, y)] (every_sample when each output has that cosine).
+  virtual Prediction cosine(std::int64_t d, double epsilon) const;
+  // F in E[y1^T y2] = F x1^T x2 for two inputs perturbed independently (vMF paper, Thm 5.3).
+  virtual Prediction dot_product_factor(std::int64_t d, double epsilon) const;
+  // E||y||^2 for an input with this squared L2 norm and L1 norm (clipping included), where
+  // the output norm is not kept.
+  virtual Prediction expected_squared_norm(double squared_norm, double l1_norm, std::int64_t d,
+                                           double epsilon) const;
+  // The deflection angle is random and depends on ||x|| (vMF paper, Prop. 7.1).
+  virtual Prediction angle_depends_on_norm() const { return {}; }
+  // The norm C inputs are clipped to before noise is added; NaN when nothing is clipped.
+  virtual double clip_norm() const { return std::numeric_limits<double>::quiet_NaN(); }
+  // y = clip(x) + noise: halving the noise means y' = x + (y - x) / 2 (the audit's broken
+  // variant); otherwise a mechanism with half the noise is the same one at 2 epsilon.
+  virtual bool noise_is_additive() const { return false; }
+  // The epsilon (at the mechanism's delta) whose noise norm sigma sqrt(d) is `share` of the
+  // clip norm; NaN where the noise is not Gaussian.
+  virtual double epsilon_for_noise_share(double share, std::int64_t d) const;
+  // The inputs an audit distinguishes: two directions at angle `distance` (radians) for the
+  // mechanisms whose claim is on directions, +C e_1 and -C e_1 for the clipped ones.
+  virtual NeighbouringPair neighbouring_pair(std::int64_t d, double distance) const = 0;
+
  protected:
   // needs_direction: the mechanism perturbs x / ||x||, so zero rows are rejected.
   Mechanism(std::string name, double epsilon, double alpha, bool needs_direction);
   virtual PrivacyClaim claim_at(double epsilon) const = 0;
+  // The two neighbouring-pair shapes: unit directions at angle `distance`, whose claim is
+  // epsilon per radian (metric DP on directions); +C e_1 and -C e_1, at L2 (and L1) distance 2C,
+  // the sensitivity of the clipped mechanisms.
+  static NeighbouringPair direction_pair(std::int64_t d, double distance, double epsilon_per_radian);
+  static NeighbouringPair clipped_pair(std::int64_t d, double clip_norm, const PrivacyClaim& claim);
 
  private:
   std::string name_;

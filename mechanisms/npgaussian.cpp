@@ -34,6 +34,14 @@ std::unique_ptr<RowKernel> NormPreservingGaussianMechanism::make_kernel(double e
   return std::make_unique<NormPreservingKernel>(noise_.sigma(epsilon), noise_.clip_norm);
 }
 
+double NormPreservingGaussianMechanism::epsilon_for_noise_share(double share, std::int64_t d) const {
+  return analytic_noise_share_epsilon(noise_, share, d);
+}
+
+NeighbouringPair NormPreservingGaussianMechanism::neighbouring_pair(std::int64_t d, double) const {
+  return clipped_pair(d, noise_.clip_norm, claim());
+}
+
 PrivacyClaim NormPreservingGaussianMechanism::claim_at(double epsilon) const {
   return noise_.claim(epsilon, "covers the direction only: the norm ||x|| is released in the "
                                "clear");

@@ -14,6 +14,11 @@ class NormPreservingGaussianMechanism final : public Mechanism {
   const ClippedGaussianNoise& noise() const { return noise_; }
   double sigma() const { return noise_.sigma(epsilon()); }
   std::unique_ptr<RowKernel> make_kernel(double epsilon) const override;
+  Prediction norm_kept() const override { return {1.0, "vMF paper, Def 7.3"}; }
+  Prediction angle_depends_on_norm() const override { return {0.0, "vMF paper, Prop 7.1"}; }
+  double clip_norm() const override { return noise_.clip_norm; }
+  double epsilon_for_noise_share(double share, std::int64_t d) const override;
+  NeighbouringPair neighbouring_pair(std::int64_t d, double distance) const override;
 
  protected:
   PrivacyClaim claim_at(double epsilon) const override;

@@ -2,6 +2,7 @@
 
 #include "core/params.h"
 #include "mechanisms/row_math.h"
+#include "mechanisms/theory.h"
 #include "mechanisms/wood_sampler.h"
 
 namespace embpriv {
@@ -31,6 +32,21 @@ VmfMechanism::VmfMechanism(double epsilon, double beta, double alpha)
 
 std::unique_ptr<RowKernel> VmfMechanism::make_kernel(double epsilon) const {
   return std::make_unique<VmfKernel>(epsilon / beta_);  // kappa = eps / beta
+}
+
+Prediction VmfMechanism::norm_kept() const { return {1.0, "exact vMF, norm restored"}; }
+
+Prediction VmfMechanism::cosine(std::int64_t d, double epsilon) const {
+  return {vmf_mean_resultant(d, epsilon / beta_), "E[mu.z] = A_d(kappa) (Wood 1994)"};
+}
+
+Prediction VmfMechanism::dot_product_factor(std::int64_t d, double epsilon) const {
+  return {dot_product_factor_vmf(d, epsilon / beta_), "Thm 5.3 for vMF: factor A_d(kappa)^2"};
+}
+
+// kappa * t metric privacy between two directions at geodesic distance t.
+NeighbouringPair VmfMechanism::neighbouring_pair(std::int64_t d, double distance) const {
+  return direction_pair(d, distance, claim().epsilon);
 }
 
 PrivacyClaim VmfMechanism::claim_at(double epsilon) const {

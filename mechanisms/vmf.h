@@ -16,6 +16,10 @@ class VmfMechanism final : public Mechanism {
   double beta() const { return beta_; }
   double kappa() const { return epsilon() / beta_; }
   std::unique_ptr<RowKernel> make_kernel(double epsilon) const override;
+  Prediction norm_kept() const override;
+  Prediction cosine(std::int64_t d, double epsilon) const override;
+  Prediction dot_product_factor(std::int64_t d, double epsilon) const override;
+  NeighbouringPair neighbouring_pair(std::int64_t d, double distance) const override;
 
  protected:
   PrivacyClaim claim_at(double epsilon) const override;

@@ -2,6 +2,7 @@
 
 #include "core/params.h"
 #include "mechanisms/row_math.h"
+#include "mechanisms/theory.h"
 
 namespace embpriv {
 namespace {
@@ -32,6 +33,22 @@ VmfTangentMechanism::VmfTangentMechanism(double epsilon, double beta, double alp
 std::unique_ptr<RowKernel> VmfTangentMechanism::make_kernel(double epsilon) const {
   // Algorithm 1, step 3: lambda = beta / eps.
   return std::make_unique<TangentKernel>(beta_ / epsilon);
+}
+
+Prediction VmfTangentMechanism::norm_kept() const { return {1.0, "vMF paper, Thm 5.1"}; }
+
+Prediction VmfTangentMechanism::cosine(std::int64_t, double epsilon) const {
+  return {expected_cosine_tangent(beta_, epsilon), "vMF paper, Prop 3.1 / Thm 5.2", true};
+}
+
+Prediction VmfTangentMechanism::dot_product_factor(std::int64_t, double epsilon) const {
+  return {dot_product_factor_tangent(beta_, epsilon), "vMF paper, Thm 5.3"};
+}
+
+// The paper's Thm 4.1 promises eps * d_geo: that is the claim an audit puts to the test, though
+// claim() says "none" (docs/errata.md).
+NeighbouringPair VmfTangentMechanism::neighbouring_pair(std::int64_t d, double distance) const {
+  return direction_pair(d, distance, claim().epsilon);
 }
 
 PrivacyClaim VmfTangentMechanism::claim_at(double epsilon) const {

@@ -114,44 +114,72 @@ bool ConfigSchema::knows(const std::string& path) const {
   return static_cast<bool>(find_path(defaults, path)) && path != "sweep";
 }
 
+namespace {
+
+void check_zip_groups(const ConfigDocument& document, const ConfigSchema& schema, const YAML::Node& groups) {
+  if (!groups.IsSequence()) {
+    throw Error(document.location("sweep.zip") +
+                ": sweep.zip must be a list of groups, each a map of key: [values] of one length");
+  }
+  for (const auto& group : groups) {
+    if (!group.IsMap() || group.size() == 0) {
+      throw Error(document.location("sweep.zip") + ": each zip group must be a non-empty map of key: [values]");
+    }
+    std::size_t length = 0;
+    std::string first_key;
+    for (const auto& member : group) {
+      const std::string path = member.first.as<std::string>();
+      check_sweep_list(document, schema, path, member.second);
+      if (first_key.empty()) {
+        first_key = path;
+        length = member.second.size();
+      } else if (member.second.size() != length) {
+        throw Error(document.location("sweep." + path) + ": zip group lists must have one length: " +
+                    first_key + " has " + std::to_string(length) + " values, " + path + " has " +
+                    std::to_string(member.second.size()));
+      }
+    }
+  }
+}
+
+// A sweep block: key: [values], zip: [groups], and (at the top only) any_of: [blocks].
+void check_sweep_block(const ConfigDocument& document, const ConfigSchema& schema,
+                       const YAML::Node& block, bool top) {
+  for (const auto& entry : block) {
+    const std::string key = entry.first.as<std::string>();
+    if (key == "zip") {
+      check_zip_groups(document, schema, entry.second);
+    } else if (key == "any_of" && top) {
+      if (!entry.second.IsSequence() || entry.second.size() == 0) {
+        throw Error(document.location("sweep.any_of") +
+                    ": sweep.any_of must be a non-empty list of sweep blocks (maps of key: [values])");
+      }
+      for (const auto& inner : entry.second) {
+        if (!inner.IsMap() || inner.size() == 0) {
+          throw Error(document.location("sweep.any_of") +
+                      ": each any_of block must be a non-empty map of key: [values] (and zip:)");
+        }
+        check_sweep_block(document, schema, inner, false);
+      }
+    } else if (key == "any_of") {
+      throw Error(document.location("sweep.any_of") + ": any_of blocks cannot hold another any_of");
+    } else {
+      check_sweep_list(document, schema, key, entry.second);
+    }
+  }
+}
+
+}  // namespace
+
 void check_config_keys(const ConfigDocument& document, const ConfigSchema& schema) {
   check_map(document, schema, document.root, "");
   const YAML::Node sweep = document.root["sweep"];
   if (!sweep || sweep.IsNull()) return;
   if (!sweep.IsMap()) {
     throw Error(document.location("sweep") +
-                ": sweep must be a map of key: [values] (and optional zip: groups)");
+                ": sweep must be a map of key: [values] (and optional zip: groups, any_of: blocks)");
   }
-  for (const auto& entry : sweep) {
-    const std::string key = entry.first.as<std::string>();
-    if (key != "zip") {
-      check_sweep_list(document, schema, key, entry.second);
-      continue;
-    }
-    if (!entry.second.IsSequence()) {
-      throw Error(document.location("sweep.zip") +
-                  ": sweep.zip must be a list of groups, each a map of key: [values] of one length");
-    }
-    for (const auto& group : entry.second) {
-      if (!group.IsMap() || group.size() == 0) {
-        throw Error(document.location("sweep.zip") + ": each zip group must be a non-empty map of key: [values]");
-      }
-      std::size_t length = 0;
-      std::string first_key;
-      for (const auto& member : group) {
-        const std::string path = member.first.as<std::string>();
-        check_sweep_list(document, schema, path, member.second);
-        if (first_key.empty()) {
-          first_key = path;
-          length = member.second.size();
-        } else if (member.second.size() != length) {
-          throw Error(document.location("sweep." + path) + ": zip group lists must have one length: " +
-                      first_key + " has " + std::to_string(length) + " values, " + path + " has " +
-                      std::to_string(member.second.size()));
-        }
-      }
-    }
-  }
+  check_sweep_block(document, schema, sweep, true);
 }
 
 namespace {

@@ -13,8 +13,8 @@ const ExperimentType& ExperimentRegistry::find(const std::string& name) const {
   for (const auto& type : types_) {
     if (type->name() == name) return *type;
   }
-  std::string valid = "bounds";  // run by its own job (experiments/types/bounds/bounds_job.h)
-  for (const auto& type : types_) valid += ", " + type->name();
+  std::string valid;
+  for (const auto& type : types_) valid += (valid.empty() ? "" : ", ") + type->name();
   throw Error("unknown experiment type '" + name + "'; valid: " + valid);
 }
 

@@ -4,6 +4,7 @@
 // (experiments/engine/runner.h) does everything else: grid, seeds, shards, resume, HDF5, plots.
 #include <yaml-cpp/yaml.h>
 
+#include <iosfwd>
 #include <memory>
 #include <set>
 #include <string>
@@ -49,6 +50,18 @@ class ExperimentType {
   // The figures `embpriv plot` draws; swept: the swept columns (the x axis is chosen among them).
   virtual std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const = 0;
   virtual PointResult run_point(const PointInput& input) const = 0;
+
+  // Hooks for what needs every row of a run (the defaults do nothing):
+  // once a whole run is complete (unsharded, resumed or merged), fills the columns that depend
+  // on all rows (bounds: the family-wise verdicts); `config` is the run's resolved config;
+  virtual void complete_table(ResultsTable& /*table*/, const YAML::Node& /*config*/) const {}
+  // after a complete run, a summary for the reader; a nonzero value becomes the exit code
+  // (bounds: 1 when a check fails);
+  virtual int report(const ResultsTable& /*table*/, std::ostream& /*out*/) const { return 0; }
+  // figures beyond the standard ones, written next to `stem`; returns the files written.
+  virtual std::vector<std::string> draw_figures(const ResultsTable& /*table*/, const std::string& /*stem*/) const {
+    return {};
+  }
 };
 
 class ExperimentRegistry {

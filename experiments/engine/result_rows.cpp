@@ -9,6 +9,19 @@ namespace {
 
 enum class ValueKind { integer, number, text };
 
+// True when some point of the grid leaves `path` at its configured value (any_of blocks).
+bool swept_only_in_some_points(const RunPlan& plan, const std::string& path) {
+  for (const SweepAxis& axis : plan.axes) {
+    for (std::size_t k = 0; k < axis.paths.size(); ++k) {
+      if (axis.paths[k] != path) continue;
+      for (const auto& step : axis.steps) {
+        if (!step[k].IsDefined()) return true;
+      }
+    }
+  }
+  return false;
+}
+
 // One column type for every value a swept key takes in the full grid (not just this shard's),
 // so the shards of one run have the same columns.
 ValueKind kind_of_values(const RunPlan& plan, const std::string& path) {
@@ -18,6 +31,7 @@ ValueKind kind_of_values(const RunPlan& plan, const std::string& path) {
       if (axis.paths[k] != path) continue;
       for (const auto& step : axis.steps) {
         const YAML::Node& value = step[k];
+        if (!value.IsDefined()) continue;  // an any_of block leaves the key at its base value
         std::int64_t i;
         double d;
         all_integer &= value.IsScalar() && YAML::convert<std::int64_t>::decode(value, i);
@@ -25,14 +39,23 @@ ValueKind kind_of_values(const RunPlan& plan, const std::string& path) {
       }
     }
   }
+  const YAML::Node base = find_path(plan.base, path);
+  if (base && swept_only_in_some_points(plan, path)) {
+    std::int64_t i;
+    double d;
+    all_integer &= base.IsScalar() && YAML::convert<std::int64_t>::decode(base, i);
+    all_number &= base.IsScalar() && YAML::convert<double>::decode(base, d);
+  }
   return all_integer ? ValueKind::integer : all_number ? ValueKind::number : ValueKind::text;
 }
 
-const YAML::Node* assigned(const GridPoint& point, const std::string& path) {
+// The value of a swept key at a point: its assignment, or (for the keys an any_of block does
+// not sweep) the configured value.
+YAML::Node swept_value(const RunPlan& plan, const GridPoint& point, const std::string& path) {
   for (const Assignment& a : point.assignment) {
-    if (a.path == path) return &a.value;
+    if (a.path == path) return a.value;
   }
-  return nullptr;
+  return find_path(plan.base, path);
 }
 
 template <class T>
@@ -70,7 +93,7 @@ ResultsTable table_from_records(const RunPlan& plan, const RowRecords& records) 
     std::vector<double> numbers;
     std::vector<std::string> texts;
     for (const auto& [row, record] : records) {
-      const YAML::Node& value = *assigned(plan.grid.at(static_cast<std::size_t>(row)), path);
+      const YAML::Node value = swept_value(plan, plan.grid.at(static_cast<std::size_t>(row)), path);
       if (kind == ValueKind::integer) integers.push_back(value.as<std::int64_t>());
       if (kind == ValueKind::number) numbers.push_back(value.as<double>());
       if (kind == ValueKind::text) texts.push_back(value.IsScalar() ? value.as<std::string>() : flow_yaml(value));

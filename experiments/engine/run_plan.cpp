@@ -62,6 +62,7 @@ std::vector<PlotRequest> fit_to_zip_groups(std::vector<PlotRequest> requests, co
   std::vector<PlotRequest> kept;
   for (PlotRequest& r : requests) {
     for (const SweepAxis& axis : axes) {
+      if (axis.any_of) continue;  // its keys do not vary together: none leads
       for (std::size_t k = 1; k < axis.paths.size(); ++k) {
         r.extremes_of.erase(std::remove(r.extremes_of.begin(), r.extremes_of.end(), axis.paths[k]), r.extremes_of.end());
       }
@@ -69,7 +70,7 @@ std::vector<PlotRequest> fit_to_zip_groups(std::vector<PlotRequest> requests, co
     bool follower = false;
     for (const SweepAxis& axis : axes) {
       const auto at = std::find(axis.paths.begin(), axis.paths.end(), r.x);
-      if (at == axis.paths.end() || r.curves) continue;
+      if (at == axis.paths.end() || r.curves || axis.any_of) continue;
       follower = at != axis.paths.begin();
       std::vector<std::string> groups;
       for (const std::string& g : r.group_by) {
@@ -172,7 +173,11 @@ RunPlan plan_from_document(ConfigDocument document, const std::vector<std::strin
   plan.out = plan.base["out"].as<std::string>();
   if (plan.out.empty()) plan.out = "results/" + plan.name + ".h5";
 
-  plan.axes = read_sweep_axes(plan.base["sweep"]);
+  try {
+    plan.axes = read_sweep_axes(plan.base["sweep"]);
+  } catch (const Error& e) {
+    throw Error(plan.document.location("sweep.any_of") + ": " + e.what());
+  }
   plan.swept = swept_paths(plan.axes);
   std::set<std::string> seen;
   for (const std::string& path : plan.swept) {

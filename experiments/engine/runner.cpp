@@ -17,6 +17,7 @@
 #include "experiments/engine/provenance.h"
 #include "experiments/engine/result_rows.h"
 #include "experiments/engine/run_plan.h"
+#include "experiments/results/merge.h"
 
 namespace embpriv {
 namespace {
@@ -79,9 +80,9 @@ void print_dry_run(const RunPlan& plan, const Shard& shard, const std::string& p
   }
   out << "experiment: " << plan.type->name() << " (" << plan.name << ")\n";
   for (const SweepAxis& axis : plan.axes) {
-    out << "  sweep ";
+    out << "  sweep " << (axis.any_of ? "any_of (" : "");
     for (std::size_t k = 0; k < axis.paths.size(); ++k) out << (k ? " + " : "") << axis.paths[k];
-    out << ": " << axis.steps.size() << " values\n";
+    out << (axis.any_of ? "): " : ": ") << axis.steps.size() << (axis.any_of ? " points\n" : " values\n");
   }
   out << "grid: " << plan.points() << " points x " << plan.seeds << " seeds = " << plan.grid.size()
       << " rows";
@@ -132,7 +133,11 @@ RowRecords resumable_records(const RunPlan& plan, const Shard& shard, const std:
 
 int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
                    const MechanismRegistry& mechanisms, std::ostream& out) {
-  const RunPlan plan = plan_run(options.config_path, options.overrides, types, mechanisms);
+  const RunPlan plan =
+      options.config_text.empty()
+          ? plan_run(options.config_path, options.overrides, types, mechanisms)
+          : plan_from_document(parse_config_text(options.config_text, options.config_path),
+                               options.overrides, types, mechanisms);
   const std::string path = options.out.empty() ? plan.out : options.out;
   if (options.dry_run) {
     print_dry_run(plan, options.shard, path, out);
@@ -163,11 +168,17 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
     info("resuming " + path + ": " + std::to_string(records.size()) + " of " +
          std::to_string(shard_rows) + " rows done");
   }
+  // A whole run that is complete gets the columns that need every row (ExperimentType hooks).
+  const auto whole_and_complete = [&] {
+    return options.shard.count == 1 && static_cast<std::int64_t>(records.size()) == shard_rows;
+  };
   auto save = [&] {
     ResultsTable table = table_from_records(plan, records);
     table.attributes =
         run_attributes(plan, options.shard, device, start_time, shard_rows, records.size());
+    if (whole_and_complete()) plan.type->complete_table(table, plan.base);
     write_results_h5(path, table);
+    return table;
   };
 
   StopOnSignal stop;
@@ -207,7 +218,7 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
     }
   }
   progress.finish();
-  save();
+  const ResultsTable table = save();
 
   const bool interrupted = stop.requested();
   const bool complete = static_cast<std::int64_t>(records.size()) == shard_rows;
@@ -220,12 +231,26 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
         << "\n";
     return 130;
   }
+  const int reported = whole_and_complete() ? plan.type->report(table, out) : 0;
   if (complete && options.plot && options.shard.count == 1) {
     for (const std::string& file : plot_results_file(path, types, mechanisms)) {
       out << "plot: " << file << "\n";
     }
   }
-  return failed ? 1 : 0;
+  return failed ? 1 : reported;
+}
+
+ResultsTable merge_run_files(const std::string& out, const std::vector<std::string>& inputs,
+                             const ExperimentRegistry& types, const MechanismRegistry& mechanisms) {
+  ResultsTable merged = merge_results(inputs);
+  const auto config = merged.attributes.find("config");
+  if (merged.attributes.at("complete") == "true" && config != merged.attributes.end()) {
+    const RunPlan plan = plan_from_document(
+        parse_config_text(config->second, inputs.front() + " (stored config)"), {}, types, mechanisms);
+    plan.type->complete_table(merged, plan.base);
+  }
+  write_results_h5(out, merged);
+  return merged;
 }
 
 std::vector<std::string> plot_results_file(const std::string& path, const ExperimentRegistry& types,
@@ -236,11 +261,13 @@ std::vector<std::string> plot_results_file(const std::string& path, const Experi
                 path << " has no stored config (not written by embpriv run?)");
   const RunPlan plan = plan_from_document(
       parse_config_text(config->second, path + " (stored config)"), {}, types, mechanisms);
-  if (plan.plots.empty()) {
+  std::vector<std::string> files = plan.type->draw_figures(table, plot_stem(path));
+  if (plan.plots.empty() && files.empty()) {
     info(path + ": nothing to plot (no swept parameter to put on the x axis; add plots: to the config)");
     return {};
   }
-  return render_plots(table, plan.plots, plot_stem(path));
+  for (std::string& file : render_plots(table, plan.plots, plot_stem(path))) files.push_back(std::move(file));
+  return files;
 }
 
 }  // namespace embpriv

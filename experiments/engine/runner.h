@@ -14,6 +14,7 @@ namespace embpriv {
 
 struct RunOptions {
   std::string config_path;
+  std::string config_text;  // when set, the config itself (config_path then only names it)
   std::vector<std::string> overrides;  // key.path=value
   std::string out;                     // empty: the config's out (results/NAME.h5)
   Shard shard;
@@ -29,6 +30,11 @@ struct RunOptions {
 // Bad configs and options throw embpriv::Error before any row runs.
 int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
                    const MechanismRegistry& mechanisms, std::ostream& out);
+
+// `embpriv merge OUT IN...`: joins the shard files of one run (results/merge.h) and, when the
+// merged file is complete, fills the columns that need every row, as a single run would.
+ResultsTable merge_run_files(const std::string& out, const std::vector<std::string>& inputs,
+                             const ExperimentRegistry& types, const MechanismRegistry& mechanisms);
 
 // `embpriv plot FILE`: the figures of a results file, next to it. Returns the files written.
 std::vector<std::string> plot_results_file(const std::string& path, const ExperimentRegistry& types,

@@ -2,17 +2,88 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 #include "core/error.h"
 #include "experiments/engine/config_document.h"
 
 namespace embpriv {
 
+namespace {
+
+// Every step of the product of `axes` (the last axis varies fastest), as the values of `paths`.
+std::vector<std::vector<YAML::Node>> product_steps(const std::vector<SweepAxis>& axes,
+                                                   const std::vector<std::string>& paths);
+
+SweepAxis any_of_axis(const YAML::Node& blocks) {
+  SweepAxis axis;
+  axis.any_of = true;
+  std::vector<std::vector<SweepAxis>> block_axes;
+  for (const auto& block : blocks) {
+    block_axes.push_back(read_sweep_axes(block));
+    std::vector<std::string> seen;
+    for (const std::string& path : swept_paths(block_axes.back())) {
+      EMBPRIV_CHECK(std::find(seen.begin(), seen.end(), path) == seen.end(),
+                    "sweep.any_of: a block sweeps '" << path << "' twice");
+      seen.push_back(path);
+      if (std::find(axis.paths.begin(), axis.paths.end(), path) == axis.paths.end()) axis.paths.push_back(path);
+    }
+  }
+  std::set<std::string> keys;
+  for (const auto& axes : block_axes) {
+    for (auto& step : product_steps(axes, axis.paths)) {
+      std::string key;
+      for (std::size_t k = 0; k < step.size(); ++k) {
+        if (step[k].IsDefined()) key += axis.paths[k] + "=" + flow_yaml(step[k]) + "; ";
+      }
+      EMBPRIV_CHECK(keys.insert(key).second, "sweep.any_of: two blocks give the same point (" << key << ")");
+      axis.steps.push_back(std::move(step));
+    }
+  }
+  return axis;
+}
+
+std::vector<std::vector<YAML::Node>> product_steps(const std::vector<SweepAxis>& axes,
+                                                   const std::vector<std::string>& paths) {
+  // Step indices first (YAML::Node assignment would write through shared nodes), values last.
+  std::vector<std::vector<std::size_t>> indices{{}};
+  for (const SweepAxis& axis : axes) {
+    std::vector<std::vector<std::size_t>> next;
+    for (const auto& partial : indices) {
+      for (std::size_t i = 0; i < axis.steps.size(); ++i) {
+        next.push_back(partial);
+        next.back().push_back(i);
+      }
+    }
+    indices = std::move(next);
+  }
+  std::vector<std::vector<YAML::Node>> steps;
+  for (const auto& choice : indices) {
+    std::vector<YAML::Node> step;
+    for (const std::string& path : paths) {
+      YAML::Node value(YAML::NodeType::Undefined);  // left at its configured value
+      for (std::size_t a = 0; a < axes.size(); ++a) {
+        const auto at = std::find(axes[a].paths.begin(), axes[a].paths.end(), path);
+        if (at != axes[a].paths.end()) value.reset(axes[a].steps[choice[a]][static_cast<std::size_t>(at - axes[a].paths.begin())]);
+      }
+      step.push_back(value);
+    }
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}
+
+}  // namespace
+
 std::vector<SweepAxis> read_sweep_axes(const YAML::Node& sweep) {
   std::vector<SweepAxis> axes;
   if (!sweep || !sweep.IsMap()) return axes;
   for (const auto& entry : sweep) {
     const std::string key = entry.first.as<std::string>();
+    if (key == "any_of") {
+      axes.push_back(any_of_axis(entry.second));
+      continue;
+    }
     if (key != "zip") {
       SweepAxis axis{{key}, {}};
       for (const auto& value : entry.second) axis.steps.push_back({value});
@@ -67,7 +138,8 @@ std::vector<GridPoint> expand_grid(const std::vector<SweepAxis>& axes, std::uint
     }
     for (std::size_t a = 0; a < axes.size(); ++a) {
       for (std::size_t k = 0; k < axes[a].paths.size(); ++k) {
-        assignment.push_back({axes[a].paths[k], axes[a].steps[step_of[a]][k]});
+        const YAML::Node& value = axes[a].steps[step_of[a]][k];
+        if (value.IsDefined()) assignment.push_back({axes[a].paths[k], value});
       }
     }
     std::vector<std::string> parts;

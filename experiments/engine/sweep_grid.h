@@ -1,6 +1,7 @@
 #pragma once
 // The grid of a sweep: the cartesian product of the `sweep:` lists (a `zip:` group varies its
-// keys together, as one axis), times the seeds. Every row of the grid has a fixed index and an
+// keys together, as one axis; an `any_of:` list of sweep blocks is one axis whose steps are the
+// points of each block's own grid, one block after the other), times the seeds. Every row of the grid has a fixed index and an
 // identity that depends only on its parameter values, so its random draws do not depend on the
 // order of the sweep, on sharding, or on which other values the lists hold.
 #include <yaml-cpp/yaml.h>
@@ -12,8 +13,11 @@
 namespace embpriv {
 
 struct SweepAxis {
-  std::vector<std::string> paths;             // one key, or the keys of a zip group
-  std::vector<std::vector<YAML::Node>> steps;  // steps[i][k]: the value of paths[k] at step i
+  std::vector<std::string> paths;             // one key, the keys of a zip group, or of any_of
+  // steps[i][k]: the value of paths[k] at step i; undefined where an any_of block leaves
+  // paths[k] at its configured value.
+  std::vector<std::vector<YAML::Node>> steps;
+  bool any_of = false;  // the axis of an any_of list: its keys do not vary together
 };
 
 struct Assignment {
@@ -30,7 +34,8 @@ struct GridPoint {
   std::uint64_t point_id = 0;  // hash of key: the "point" of derive_seed()
 };
 
-// The axes of a (checked) sweep block, in the order they are written.
+// The axes of a (checked) sweep block, in the order they are written. Throws embpriv::Error when
+// an any_of block sweeps a key twice, or two of its steps are the same point.
 std::vector<SweepAxis> read_sweep_axes(const YAML::Node& sweep);
 // Every swept key, in axis order.
 std::vector<std::string> swept_paths(const std::vector<SweepAxis>& axes);

@@ -1,6 +1,7 @@
 #include "experiments/types/registry.h"
 
 #include "experiments/types/audit/audit_experiment.h"
+#include "experiments/types/bounds/bounds_experiment.h"
 #include "experiments/types/federated/federated_experiment.h"
 #include "experiments/types/inversion/inversion_experiment.h"
 #include "experiments/types/mia/mia_experiment.h"
@@ -18,6 +19,7 @@ const ExperimentRegistry& default_experiment_registry() {
     r.add(make_audit_experiment());
     r.add(make_mia_experiment());
     r.add(make_federated_experiment());
+    r.add(make_bounds_experiment());
     return r;
   }();
   return registry;

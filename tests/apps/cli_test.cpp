@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -40,13 +41,13 @@ const char* kSmall = "bounds --dim 64 --samples 500 --no-plot -q";
 
 TEST_CASE("bad input gives one error line and exit code 2", "[apps]") {
   const fs::path dir = temp_dir();
-  std::ofstream(dir / "unknown_key.yaml") << "type: bounds\nsamples: 500\nepsilon: [1]\n";
+  std::ofstream(dir / "unknown_key.yaml") << "type: bounds\ndata: {samples: 500}\nepsilon: [1]\n";
   std::ofstream(dir / "malformed.yaml") << "type: bounds\nsamples: [500\n";
-  std::ofstream(dir / "bad_eps.yaml") << "type: bounds\nepsilons: [1, -2]\n";
+  std::ofstream(dir / "bad_eps.yaml") << "type: bounds\nsweep: {mechanism.epsilon: [1, -2]}\n";
   std::ofstream(dir / "bad_type.yaml") << "type: frobnicate\n";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"bounds --dim 64 --samples 5 --no-plot", "samples must be >= 100, got 5"},
-      {"bounds --dim 1 --no-plot", "dimension must be >= 2, got 1"},
+      {"bounds --dim 1 --no-plot", "data.dim must be >= 2, got 1"},
       {"run " + (dir / "missing.yaml").string(), "cannot read config file"},
       {"run " + (dir / "unknown_key.yaml").string(), "unknown key 'epsilon'; valid:"},
       {"run " + (dir / "malformed.yaml").string(), "malformed YAML"},
@@ -81,25 +82,26 @@ TEST_CASE("bounds exits 0 on the real mechanisms and 1 on a wrong formula", "[ap
                }});
   CHECK(run({"bounds", "--dim", "64", "--samples", "500", "--no-plot", "-q", "--out", out},
             registry) == 1);
-  // The failing run still wrote its table, with pass = 0 rows.
-  const auto pass = std::get<std::vector<std::int64_t>>(read_results_h5(out).column("pass").values);
-  CHECK(std::count(pass.begin(), pass.end(), 0) > 0);
+  // The failing run still wrote its table, with failed checks counted in its rows.
+  const auto failed = std::get<std::vector<double>>(read_results_h5(out).column("checks_failed").values);
+  CHECK(std::count_if(failed.begin(), failed.end(), [](double n) { return n > 0; }) > 0);
   fs::remove_all(dir);
 }
 
-TEST_CASE("run on a bounds config honours --out, --no-plot and --dry-run", "[apps][bounds]") {
+TEST_CASE("run on a bounds config honours --out, --no-plot, --dry-run and --shard", "[apps][bounds]") {
   const fs::path dir = temp_dir();
   const std::string config = (dir / "bounds.yaml").string(), out = (dir / "b.h5").string();
-  std::ofstream(config) << "type: bounds\ndims: [64]\nsamples: 500\nepsilons: [1]\nbetas: [1]\n"
-                           "vmf_kappa_over_d: []\nplot: "
-                        << (dir / "b.png").string() << "\n";
+  std::ofstream(config) << "type: bounds\ndata: {dim: 64, samples: 500}\n"
+                           "sweep: {mechanism.epsilon: [1, 2]}\nout: " << out << "\n";
   const MechanismRegistry registry = default_mechanism_registry();
-  CHECK(run({"-q", "run", config, "--dry-run", "--out", out}, registry) == 0);
+  CHECK(run({"-q", "run", config, "--dry-run"}, registry) == 0);
   CHECK_FALSE(fs::exists(out));  // a dry run runs nothing
-  CHECK(run({"-q", "run", config, "--out", out, "--no-plot"}, registry) == 0);
+  CHECK(run({"-q", "run", config, "--no-plot"}, registry) == 0);
   CHECK(fs::exists(out));
-  CHECK_FALSE(fs::exists(dir / "b.png"));
-  CHECK(run({"-q", "run", config, "--shard", "1/2"}, registry) == 2);
+  CHECK_FALSE(fs::exists(dir / "b.cosines.png"));
+  const std::string shard = (dir / "s1.h5").string();
+  CHECK(run({"-q", "run", config, "--shard", "1/2", "--out", shard}, registry) == 0);
+  CHECK(read_results_h5(shard).rows() == 1);
   fs::remove_all(dir);
 }
 

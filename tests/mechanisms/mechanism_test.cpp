@@ -10,7 +10,7 @@
 #include "mechanisms/registry.h"
 #include "mechanisms/vmf.h"
 #include "metrics/similarity.h"
-#include "metrics/theory.h"
+#include "mechanisms/theory.h"
 #include "tests/test_inputs.h"
 
 using namespace embpriv;

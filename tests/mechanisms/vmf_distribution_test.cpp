@@ -3,7 +3,7 @@
 //
 // - vmf: w = mu^T y / ||y|| must follow the vMF marginal, density proportional to
 //   exp(kappa w) (1 - w^2)^((d-3)/2) (metrics/distributions.h), and its mean must be
-//   A_d(kappa) (metrics/theory.h).
+//   A_d(kappa) (mechanisms/theory.h).
 // - both: the direction of the tangent part of y / ||y|| must be uniform on the unit sphere of
 //   the complement of mu (isotropy; vMF paper, Lemma 3.2 for Algorithm 1; for vMF by its
 //   rotational symmetry about mu), so its coordinate along a fixed unit e orthogonal to mu
@@ -26,7 +26,7 @@
 #include "metrics/ks_test.h"
 #include "metrics/running_stats.h"
 #include "metrics/similarity.h"
-#include "metrics/theory.h"
+#include "mechanisms/theory.h"
 #include "tests/catch.h"
 
 namespace {
@@ -155,6 +155,9 @@ class AnisotropicTangentMechanism final : public embpriv::Mechanism {
         stretch_(stretch) {}
   std::unique_ptr<embpriv::RowKernel> make_kernel(double) const override {
     return std::make_unique<Kernel>(lambda_, stretch_);
+  }
+  embpriv::NeighbouringPair neighbouring_pair(std::int64_t d, double distance) const override {
+    return direction_pair(d, distance, epsilon());
   }
 
  protected:

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "metrics/theory.h"
+#include "mechanisms/theory.h"
 
 namespace {
 

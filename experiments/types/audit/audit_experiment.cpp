@@ -32,9 +32,6 @@ AuditSettings read_settings(const YAML::Node& c) {
   return s;
 }
 
-bool is_direction_mechanism(const std::string& name) { return name == "vmf" || name == "vmf_tangent"; }
-bool is_additive(const std::string& name) { return name == "gaussian" || name == "laplace"; }
-
 class AuditExperiment final : public ExperimentType {
  public:
   std::string name() const override { return "audit"; }
@@ -56,8 +53,7 @@ audit:
 
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     read_settings(config);
-    const auto mechanism = point_mechanism(config, registry);
-    if (!is_direction_mechanism(mechanism->name())) point_value<double>(config, "mechanism.clip_norm", "a number");
+    point_mechanism(config, registry);
   }
 
   std::vector<std::string> number_columns() const override {
@@ -96,34 +92,22 @@ audit:
     const auto mechanism = point_mechanism(input.config, input.mechanisms);
     const std::string name = mechanism->name();
     const PrivacyClaim claim = mechanism->claim();
-    const bool direction = is_direction_mechanism(name);
-
-    // The two neighbouring inputs of the claim.
-    at::Tensor x0 = at::zeros({s.dim}, at::kFloat), x1 = at::zeros({s.dim}, at::kFloat);
-    double claimed = claim.epsilon, delta = claim.delta;
-    if (direction) {
-      x0[0] = 1.0;
-      x1[0] = std::cos(s.distance);
-      x1[1] = std::sin(s.distance);
-      // vmf: kappa * t. vmf_tangent claims nothing (claim.kind none); the vMF paper's Thm 4.1
-      // promises eps * d_geo for it: that is the claim audited.
-      claimed = claim.epsilon * s.distance;
-      delta = 0;
-    } else {
-      const double C = point_value<double>(input.config, "mechanism.clip_norm", "a number");
-      x0[0] = C;
-      x1[0] = -C;
-    }
+    // The two neighbouring inputs of the claim, and what it promises between them.
+    const NeighbouringPair pair = mechanism->neighbouring_pair(s.dim, s.distance);
+    const at::Tensor& x0 = pair.x0;
+    const at::Tensor& x1 = pair.x1;
+    const double claimed = pair.claimed_epsilon, delta = pair.claimed_delta;
 
     // The broken variant: the same claim, half the noise.
+    const bool halve = s.broken == "halve_noise";
     std::unique_ptr<Mechanism> run = nullptr;
-    if (s.broken == "halve_noise" && !is_additive(name)) {
+    if (halve && !mechanism->noise_is_additive()) {
       YAML::Node doubled = YAML::Clone(input.config["mechanism"]);
       doubled["epsilon"] = 2 * mechanism->epsilon();
       run = input.mechanisms.make(doubled);
     }
     const Mechanism& used = run ? *run : *mechanism;
-    const double noise_factor = s.broken == "halve_noise" && is_additive(name) ? 0.5 : 1.0;
+    const double noise_factor = halve && mechanism->noise_is_additive() ? 0.5 : 1.0;
     const OutputSampler sample = [&](int which, std::int64_t trials, std::uint64_t seed) {
       const at::Tensor x = (which == 0 ? x0 : x1).unsqueeze(0).expand({trials, s.dim}).contiguous();
       const at::Tensor y = used.perturb(x, RandomStream{seed, 0});

@@ -10,12 +10,9 @@
 #include "core/rng.h"
 #include "experiments/engine/config_document.h"
 #include "data/synthetic_inputs.h"
-#include "mechanisms/gaussian.h"
-#include "mechanisms/laplace.h"
-#include "mechanisms/npgaussian.h"
+#include "mechanisms/mechanism.h"
 #include "metrics/running_stats.h"
 #include "metrics/similarity.h"
-#include "metrics/theory.h"
 
 namespace embpriv {
 namespace {
@@ -53,30 +50,12 @@ bool is_text_row(std::int64_t i, double f) {
   return std::floor(static_cast<double>(i + 1) * f) > std::floor(static_cast<double>(i) * f);
 }
 
-// E[cos(x, y)] where the theory has a closed form (NaN elsewhere): Cor. 5.2 for Algorithm 1,
-// A_d(eps/beta) for exact vMF (Wood 1994; vMF paper, Thm 5.2).
-double theory_cosine(const std::string& name, double beta, double epsilon, std::int64_t d) {
-  if (name == "vmf_tangent") return expected_cosine_tangent(beta, epsilon);
-  if (name == "vmf") return vmf_mean_resultant(d, epsilon / beta);
-  return kNaN;
-}
-
-// E||y||^2 / ||x||^2 for one row: 1 for the norm-preserving mechanisms, Thm 5.4 (and its
-// Laplace analogue) after clipping for the additive ones.
+// E||y||^2 / ||x||^2 for one row: 1 where the mechanism keeps ||x||, else its theory's closed
+// form (Thm 5.4 and its Laplace analogue, after clipping); NaN where it has none.
 double theory_squared_norm_ratio(const Mechanism& m, double epsilon, double squared_norm,
                                  double l1_norm, std::int64_t d) {
-  if (const auto* g = dynamic_cast<const GaussianMechanism*>(&m)) {
-    const double c = g->noise().clip_norm;
-    const double clipped = std::min(squared_norm, c * c);
-    return gaussian_expected_squared_norm(clipped, d, g->noise().sigma(epsilon)) / squared_norm;
-  }
-  if (const auto* l = dynamic_cast<const LaplaceMechanism*>(&m)) {
-    const double c = l->clip_norm();
-    const double scale = l1_norm > c ? c / l1_norm : 1.0;
-    return laplace_expected_squared_norm(squared_norm * scale * scale, d, l->scale(epsilon)) /
-           squared_norm;
-  }
-  return 1.0;  // vmf_tangent, vmf, npgaussian restore ||x||
+  if (m.norm_kept().known()) return 1.0;
+  return m.expected_squared_norm(squared_norm, l1_norm, d, epsilon).value / squared_norm;
 }
 
 class PerturbationExperiment final : public ExperimentType {
@@ -153,7 +132,6 @@ mechanism: {name: vmf_tangent, epsilon: 1, beta: 1}
   PointResult run_point(const PointInput& input) const override {
     const Settings s = read_settings(input.config);
     const auto mechanism = point_mechanism(input.config, input.mechanisms);
-    const double beta = s.mechanism["beta"] ? s.mechanism["beta"].as<double>() : 1.0;
     // Inputs depend on the data settings and the replicate only: every mechanism and epsilon
     // of one seed sees the same rows (paired comparisons).
     const std::uint64_t input_seed =
@@ -163,7 +141,8 @@ mechanism: {name: vmf_tangent, epsilon: 1, beta: 1}
     const double eps[2] = {mechanism->epsilon_for(Modality::visual),
                            mechanism->epsilon_for(Modality::text)};
     double cosine_theory[2];
-    for (int m = 0; m < 2; ++m) cosine_theory[m] = theory_cosine(mechanism->name(), beta, eps[m], s.dim);
+    // E[cos(x, y)] where the theory has a closed form (NaN elsewhere).
+    for (int m = 0; m < 2; ++m) cosine_theory[m] = mechanism->cosine(s.dim, eps[m]).value;
 
     RunningStats cosine, angle, norm_ratio, squared_ratio, squared_theory, by_modality[2];
     std::vector<double> counts(kHistogramBins, 0.0);

@@ -1,6 +1,6 @@
 // Every config the project ships (configs/**/*.yaml) passes `embpriv run CONFIG --dry-run`:
 // known keys, values in range at every grid point, data files present; and a dry run writes
-// nothing (type bounds included, which runs outside the sweep engine). A config that rots (a
+// nothing. A config that rots (a
 // renamed key, a value out of range) fails here, not in a user's hands.
 #include "tests/catch.h"
 

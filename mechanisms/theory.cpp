@@ -1,4 +1,4 @@
-#include "metrics/theory.h"
+#include "mechanisms/theory.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-// Tests of metrics/theory.h: the vMF paper's closed forms and the mean resultant length
+// Tests of mechanisms/theory.h: the vMF paper's closed forms and the mean resultant length
 // A_d(kappa) = I_{d/2}(kappa) / I_{d/2-1}(kappa).
-#include "metrics/theory.h"
+#include "mechanisms/theory.h"
 
 #include <boost/math/special_functions/bessel.hpp>
 #include "tests/catch.h"

@@ -1,0 +1,154 @@
+#include "experiments/types/bounds/bounds_experiment.h"
+
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <ostream>
+#include <sstream>
+
+#include "experiments/types/bounds/bounds_plot.h"
+#include "experiments/types/bounds/bounds_table.h"
+
+namespace embpriv {
+namespace {
+
+// About 15 ns per input value and perturbed batch on one core (the rate of experiment type
+// perturbation, bench/README.md); a setting perturbs two batches.
+constexpr double kSecondsPerValue = 15e-9;
+constexpr double kBatchesPerSetting = 2;
+
+struct BoundsSettings {
+  std::int64_t samples;
+  double confidence;
+  BoundsSetting setting;
+};
+
+double mechanism_epsilon(const YAML::Node& config, const BoundsSetting& s, double per_dimension) {
+  if (per_dimension > 0) return per_dimension * static_cast<double>(s.d);
+  if (s.noise_share > 0) return std::numeric_limits<double>::quiet_NaN();  // calibrated per setting
+  return point_value<double>(config, "mechanism.epsilon", "a number");
+}
+
+BoundsSettings read_settings(const YAML::Node& config, std::uint64_t seed) {
+  BoundsSettings b;
+  BoundsSetting& s = b.setting;
+  s.mechanism = config["mechanism"];
+  s.name = point_value<std::string>(config, "mechanism.name", "a mechanism name");
+  s.d = point_value<std::int64_t>(config, "data.dim", "an integer");
+  b.samples = point_value<std::int64_t>(config, "data.samples", "an integer");
+  const double per_dimension = point_value<double>(config, "epsilon_per_dimension", "a number");
+  s.noise_share = point_value<double>(config, "noise_share", "a number");
+  b.confidence = point_value<double>(config, "confidence", "a number");
+  require_key(s.d >= 2, "data.dim", "must be >= 2, got " + std::to_string(s.d));
+  require_key(b.samples >= 100, "data.samples", "must be >= 100, got " + std::to_string(b.samples));
+  require_key(std::isfinite(per_dimension) && per_dimension >= 0, "epsilon_per_dimension",
+              "must be finite and >= 0, got " + flow_yaml(config["epsilon_per_dimension"]));
+  require_key(std::isfinite(s.noise_share) && s.noise_share >= 0, "noise_share",
+              "must be finite and >= 0, got " + flow_yaml(config["noise_share"]));
+  require_key(per_dimension == 0 || s.noise_share == 0, "noise_share",
+              "and epsilon_per_dimension both set the epsilon: give one of them");
+  require_key(b.confidence > 0 && b.confidence < 1, "confidence", "must be in (0, 1)");
+  s.epsilon = mechanism_epsilon(config, s, per_dimension);
+  s.beta = config["mechanism"]["beta"] ? point_value<double>(config, "mechanism.beta", "a number")
+                                       : std::numeric_limits<double>::quiet_NaN();
+  s.seed = seed;
+  return b;
+}
+
+// The inputs of the last (seed, samples, d): consecutive settings of one dimension share them.
+const BoundsInputs& inputs_of(std::int64_t samples, std::int64_t d, std::uint64_t seed) {
+  static std::mutex mutex;
+  static std::tuple<std::int64_t, std::int64_t, std::uint64_t> key{-1, -1, 0};
+  static BoundsInputs inputs;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (key != std::make_tuple(samples, d, seed)) {
+    inputs = make_bounds_inputs(samples, d, seed);
+    key = {samples, d, seed};
+  }
+  return inputs;
+}
+
+class BoundsExperiment final : public ExperimentType {
+ public:
+  std::string name() const override { return "bounds"; }
+  std::string summary() const override {
+    return "the vMF paper's norm, cosine, dot-product and norm-inflation theorems checked by "
+           "simulation, with PASS/FAIL";
+  }
+  std::string default_config() const override {
+    return R"(data:
+  dim: 4096                 # d of the random inputs
+  samples: 20000            # inputs per setting: norms log-uniform in [0.25, 4], partners at cosine 0.2-0.9
+mechanism: {name: vmf_tangent, epsilon: 1, beta: 1}
+epsilon_per_dimension: 0    # > 0: the mechanism's epsilon is this times d (exact vMF where A_d(kappa) is far from 0)
+noise_share: 0              # > 0: the epsilon whose Gaussian noise norm sigma sqrt(d) is this share of the clip norm (Prop. 7.1; analytic calibration)
+confidence: 0.999           # family-wise over every interval check of the complete run (Bonferroni)
+)";
+  }
+  std::set<std::string> open_paths() const override { return {"mechanism"}; }
+
+  void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
+    const BoundsSetting s = read_settings(config, 1).setting;
+    YAML::Node node = YAML::Clone(config["mechanism"]);
+    node["epsilon"] = std::isnan(s.epsilon) ? 1.0 : s.epsilon;
+    YAML::Node checked = YAML::Clone(config);
+    checked["mechanism"] = node;
+    const auto mechanism = point_mechanism(checked, registry);
+    if (s.noise_share > 0) {
+      require_key(std::isfinite(mechanism->epsilon_for_noise_share(s.noise_share, s.d)), "noise_share",
+                  "needs a mechanism with Gaussian noise; " + s.name + " has none");
+    }
+  }
+
+  std::vector<std::string> number_columns() const override { return bounds_number_columns(); }
+  std::vector<std::string> string_columns() const override { return bounds_string_columns(); }
+
+  double estimate_seconds(const YAML::Node& config) const override {
+    const BoundsSettings b = read_settings(config, 1);
+    return kBatchesPerSetting * kSecondsPerValue * static_cast<double>(b.samples * b.setting.d);
+  }
+
+  std::vector<PlotRequest> standard_plots(const std::vector<std::string>&) const override { return {}; }
+
+  PointResult run_point(const PointInput& input) const override {
+    const BoundsSettings b = read_settings(input.config, input.point.seed);
+    const BoundsInputs& inputs = inputs_of(b.samples, b.setting.d, input.point.seed);
+    const std::vector<CheckRow> checks = run_setting_checks(b.setting, inputs, input.mechanisms);
+    PointResult result;
+    put_checks(b.setting, checks, result);
+    std::size_t exact = 0, failed = 0;
+    for (const CheckRow& c : checks) {
+      exact += std::isnan(c.standard_error);
+      failed += std::isnan(c.standard_error) && !c.pass;
+    }
+    std::ostringstream headline;
+    headline << checks.size() << " checks; " << failed << " of " << exact << " exact ones failed";
+    result.headline = headline.str();
+    return result;
+  }
+
+  void complete_table(ResultsTable& table, const YAML::Node& config) const override {
+    judge_intervals(table, config["confidence"].as<double>());
+  }
+
+  int report(const ResultsTable& table, std::ostream& out) const override {
+    const std::vector<CheckRow> checks = checks_from_table(table);
+    print_bounds_table(out, checks);
+    for (const CheckRow& c : checks) {
+      if (!c.pass) return 1;
+    }
+    return 0;
+  }
+
+  std::vector<std::string> draw_figures(const ResultsTable& table, const std::string& stem) const override {
+    const std::string path = stem + ".cosines.png";
+    return plot_bounds_cosines(checks_from_table(table), path) ? std::vector<std::string>{path}
+                                                               : std::vector<std::string>{};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<ExperimentType> make_bounds_experiment() { return std::make_unique<BoundsExperiment>(); }
+
+}  // namespace embpriv
