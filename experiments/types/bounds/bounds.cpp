@@ -46,9 +46,7 @@ double round_to(double value, int decimals) {
 // `--dim 4096` reproduces the d = 4096 rows of the full grid.
 std::uint64_t setting_seed(std::uint64_t run_seed, const std::string& setting,
                            const std::string& purpose) {
-  std::uint64_t point = 0xCBF29CE484222325ULL;
-  for (unsigned char c : setting) point = (point ^ c) * 0x100000001B3ULL;
-  return derive_seed(run_seed, point, purpose);
+  return derive_seed(run_seed, fnv1a64(setting), purpose);
 }
 
 std::string setting_name(const std::string& mechanism, std::int64_t d, double eps, double beta) {
