@@ -133,11 +133,4 @@ at::Tensor Mechanism::perturb(const at::Tensor& x, const RandomStream& stream,
   return output.to(x.device(), x.scalar_type());
 }
 
-Modality parse_modality(std::string_view name) {
-  if (name == "visual") return Modality::visual;
-  if (name == "text") return Modality::text;
-  EMBPRIV_CHECK(false, "modality must be 'visual' or 'text', got '" << name << "'");
-  return Modality::visual;
-}
-
 }  // namespace embpriv
