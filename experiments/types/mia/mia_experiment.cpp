@@ -134,7 +134,7 @@ attack:
     const MiaSettings s = read_settings(input.config);
     const auto mechanism = point_mechanism(input.config, input.mechanisms);
     InversionSettings data_settings = s.data;
-    const InversionData& data = load_inversion_data(data_settings);
+    const InversionData& data = load_inversion_data(data_settings, input.cache);
     // The candidates: every sentence of both sources, in a fixed shuffled order, the first N.
     std::vector<LabelledSentence> pool = data.sentences;
     pool.insert(pool.end(), data.train_sentences.begin(), data.train_sentences.end());
