@@ -162,7 +162,14 @@ attack:
         static_cast<double>(s.training.rounds) *
         (0.5 * static_cast<double>(s.data.candidate_units) * s.training.client_fraction * s.training.local.epochs +
          (s.training.distill.every > 0 ? static_cast<double>(s.data.proxy_units) / s.training.distill.every : 0.0));
-    return 2.0 + 1.0e-3 * units_per_run * static_cast<double>(s.model.layers) * static_cast<double>(1 + s.shadows);
+    // A fixed part (the data, the central teacher) plus a rate per unit a federation trains
+    // on, per transformer layer, for the target and each shadow federation; both set by hand.
+    // configs/paper/privateai_eps.yaml: estimated 21 min on one core, measured 10 min on 2 cores
+    // (docs/privateai.md).
+    constexpr double kFixedSeconds = 2.0;
+    constexpr double kSecondsPerUnitAndLayer = 1.0e-3;
+    return kFixedSeconds + kSecondsPerUnitAndLayer * units_per_run * static_cast<double>(s.model.layers) *
+                               static_cast<double>(1 + s.shadows);
   }
 
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {

@@ -200,8 +200,16 @@ language_model:
 
   double estimate_seconds(const YAML::Node& config) const override {
     const InversionSettings s = read_inversion_settings(config);
-    return 0.5 + 2e-3 * static_cast<double>(s.max_sentences) +
-           0.01 * static_cast<double>(s.stories * s.story_tokens);
+    // Rough per-part costs on one core, set by hand, not measured part by part: a fixed part
+    // (mechanism, KNN over stories260K's 512 rows), one per private sentence (encode, perturb and
+    // attack its ~35 tokens) and one per token the language model writes and reads back. They
+    // leave out the GloVe-sized KNN (docs/experiments.md: about 12 s a row against 341,479 words
+    // on 2 cores), the sentiment classifier and the learned attack (docs/attacks.md: ~40 s a row).
+    constexpr double kFixedSeconds = 0.5;
+    constexpr double kSecondsPerSentence = 2e-3;
+    constexpr double kSecondsPerModelToken = 0.01;
+    return kFixedSeconds + kSecondsPerSentence * static_cast<double>(s.max_sentences) +
+           kSecondsPerModelToken * static_cast<double>(s.stories * s.story_tokens);
   }
 
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
