@@ -29,11 +29,18 @@ const ZigguratTables kExponentialZiggurat = make_tables(
     7.69711747013104972, 0.0039496598225815571993, [](double x) { return std::exp(-x); },
     [](double y) { return -std::log(y); });
 
+std::uint64_t fnv1a64(std::string_view text) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a offset basis and prime (64-bit)
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
 std::uint64_t derive_seed(std::uint64_t run_seed, std::uint64_t point, std::string_view purpose) {
   // FNV-1a of the purpose string, then SplitMix64 mixing of the three parts.
-  std::uint64_t h = 0xCBF29CE484222325ULL;
-  for (unsigned char c : purpose) h = (h ^ c) * 0x100000001B3ULL;
-  return splitmix64(splitmix64(splitmix64(run_seed) ^ point) ^ h);
+  return splitmix64(splitmix64(splitmix64(run_seed) ^ point) ^ fnv1a64(purpose));
 }
 
 Rng::Rng(std::uint64_t seed, std::uint64_t row) {

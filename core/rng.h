@@ -35,6 +35,11 @@ constexpr std::uint64_t splitmix64(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
+// 64-bit FNV-1a of a string's bytes (Fowler, Noll and Vo; offset basis 0xcbf29ce484222325,
+// prime 0x100000001b3): the purpose hash of derive_seed, the identity of a grid point, the hash
+// of a config, the seed of a bounds setting.
+std::uint64_t fnv1a64(std::string_view text);
+
 // The seed of one purpose ("mechanism", "inputs", ...) at one grid point of one run.
 std::uint64_t derive_seed(std::uint64_t run_seed, std::uint64_t point, std::string_view purpose);
 

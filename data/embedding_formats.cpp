@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "data/hdf5_handle.h"
 
 namespace embpriv {
 namespace {
@@ -174,41 +175,29 @@ EmbeddingTable read_safetensors(const std::string& path, const std::string& tens
 EmbeddingTable read_hdf5_matrix(const std::string& path, const std::string& dataset,
                                 const std::string& words_dataset) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  EMBPRIV_CHECK(file >= 0, "cannot open HDF5 file '" << path << "' (missing, truncated or not HDF5)");
-  struct Closer {
-    hid_t id;
-    herr_t (*close)(hid_t);
-    ~Closer() {
-      if (id >= 0) close(id);
-    }
-  } file_closer{file, H5Fclose};
-  const hid_t set = H5Dopen2(file, dataset.c_str(), H5P_DEFAULT);
-  EMBPRIV_CHECK(set >= 0, path << " has no dataset '" << dataset << "'");
-  Closer set_closer{set, H5Dclose};
-  const hid_t space = H5Dget_space(set);
-  Closer space_closer{space, H5Sclose};
-  EMBPRIV_CHECK(H5Sget_simple_extent_ndims(space) == 2, path << ":" << dataset << " must be 2-D [V, d]");
+  const hdf5::Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  EMBPRIV_CHECK(file.ok(), "cannot open HDF5 file '" << path << "' (missing, truncated or not HDF5)");
+  const hdf5::Handle set(H5Dopen2(file.get(), dataset.c_str(), H5P_DEFAULT), H5Dclose);
+  EMBPRIV_CHECK(set.ok(), path << " has no dataset '" << dataset << "'");
+  const hdf5::Handle space(H5Dget_space(set.get()), H5Sclose);
+  EMBPRIV_CHECK(H5Sget_simple_extent_ndims(space.get()) == 2, path << ":" << dataset << " must be 2-D [V, d]");
   hsize_t dims[2];
-  H5Sget_simple_extent_dims(space, dims, nullptr);
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
   at::Tensor matrix = at::empty({static_cast<std::int64_t>(dims[0]), static_cast<std::int64_t>(dims[1])}, at::kFloat);
-  EMBPRIV_CHECK(H5Dread(set, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, matrix.data_ptr<float>()) >= 0,
+  EMBPRIV_CHECK(H5Dread(set.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, matrix.data_ptr<float>()) >= 0,
                 "cannot read " << path << ":" << dataset << " as floats");
   std::vector<std::string> words = numbered_words(matrix.size(0));
   if (!words_dataset.empty()) {
-    const hid_t words_set = H5Dopen2(file, words_dataset.c_str(), H5P_DEFAULT);
-    EMBPRIV_CHECK(words_set >= 0, path << " has no dataset '" << words_dataset << "'");
-    Closer words_closer{words_set, H5Dclose};
-    const hid_t type = H5Tcopy(H5T_C_S1);
-    Closer type_closer{type, H5Tclose};
-    H5Tset_size(type, H5T_VARIABLE);
-    H5Tset_cset(type, H5T_CSET_UTF8);
+    const hdf5::Handle words_set(H5Dopen2(file.get(), words_dataset.c_str(), H5P_DEFAULT), H5Dclose);
+    EMBPRIV_CHECK(words_set.ok(), path << " has no dataset '" << words_dataset << "'");
+    const hdf5::Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(type.get(), H5T_VARIABLE);
+    H5Tset_cset(type.get(), H5T_CSET_UTF8);
     std::vector<char*> pointers(static_cast<std::size_t>(matrix.size(0)), nullptr);
-    const hid_t words_space = H5Dget_space(words_set);
-    Closer words_space_closer{words_space, H5Sclose};
-    EMBPRIV_CHECK(H5Sget_simple_extent_npoints(words_space) == matrix.size(0),
+    const hdf5::Handle words_space(H5Dget_space(words_set.get()), H5Sclose);
+    EMBPRIV_CHECK(H5Sget_simple_extent_npoints(words_space.get()) == matrix.size(0),
                   path << ":" << words_dataset << " must hold one word per row of " << dataset);
-    EMBPRIV_CHECK(H5Dread(words_set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()) >= 0,
+    EMBPRIV_CHECK(H5Dread(words_set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()) >= 0,
                   "cannot read " << path << ":" << words_dataset << " as variable-length strings");
     for (std::size_t i = 0; i < pointers.size(); ++i) {
       words[i] = pointers[i] ? pointers[i] : "";

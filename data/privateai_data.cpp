@@ -2,11 +2,7 @@
 
 #include <ATen/ATen.h>
 
-#include <map>
-#include <memory>
-#include <mutex>
 #include <numeric>
-#include <sstream>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -116,14 +112,6 @@ EncodedUnits encode(const std::vector<const TextUnit*>& units, RunVocabulary& vo
   return e;
 }
 
-std::string key_of(const PrivateAiDataSettings& s) {
-  std::ostringstream k;
-  k << s.glove << '|' << s.corpus << '|' << s.candidate_units << '|' << s.proxy_units << '|' << s.public_units << '|'
-    << s.test_units << '|' << s.private_share << '|' << s.max_tokens;
-  for (const std::string& f : s.proxy_reviews) k << '|' << f;
-  return k.str();
-}
-
 // Review sentences as units of another domain: labelled by the rules on the text alone (no
 // headers), n of them drawn at random whatever the label.
 std::vector<TextUnit> review_units(const std::vector<std::string>& files) {
@@ -152,7 +140,9 @@ std::vector<const TextUnit*> draw_any(const std::vector<TextUnit>& units, std::i
   return out;
 }
 
-std::unique_ptr<PrivateAiData> build(const PrivateAiDataSettings& s) {
+}  // namespace
+
+PrivateAiData load_privateai_data(const PrivateAiDataSettings& s) {
   const std::vector<Email> emails = load_spam_assassin(resolve_data_path(s.corpus));
   const std::vector<TextUnit> units = labelled_units(emails);
   const EmbeddingTable glove = load_cached_glove(resolve_data_path(s.glove));
@@ -183,40 +173,29 @@ std::unique_ptr<PrivateAiData> build(const PrivateAiDataSettings& s) {
   }
   const std::int64_t sizes[4] = {s.candidate_units, s.proxy_units, s.public_units, s.test_units};
   const char* keys[4] = {"data.candidate_units", "data.proxy_units", "data.public_units", "data.test_units"};
-  auto data = std::make_unique<PrivateAiData>();
+  PrivateAiData data;
   RunVocabulary vocabulary(glove);
-  EncodedUnits* parts[4] = {&data->candidates, &data->proxy, &data->public_split, &data->test};
+  EncodedUnits* parts[4] = {&data.candidates, &data.proxy, &data.public_split, &data.test};
   const std::vector<TextUnit> reviews = review_units(s.proxy_reviews);
   for (int p = 0; p < 4; ++p) {
     const std::uint64_t seed = derive_seed(0, static_cast<std::uint64_t>(p), "privateai.units");
-    const bool other_domain = parts[p] == &data->proxy && !reviews.empty();
+    const bool other_domain = parts[p] == &data.proxy && !reviews.empty();
     *parts[p] = encode(other_domain ? draw_any(reviews, sizes[p], seed)
                                     : draw_part(by_part[p], sizes[p], s.private_share, kParts[p].name, keys[p], seed),
                        vocabulary, s.max_tokens);
   }
-  data->embeddings = vocabulary.embeddings();
+  data.embeddings = vocabulary.embeddings();
   info("privateai data: " + std::to_string(units.size()) + " units (" + std::to_string(seen.size()) +
        " distinct) of " + std::to_string(emails.size()) + " e-mails; " + std::to_string(vocabulary.size()) +
        " tokens in the selected units (" + std::to_string(vocabulary.known_words()) + " GloVe words)");
   return data;
 }
 
-}  // namespace
-
 EncodedUnits select_units(const EncodedUnits& units, const at::Tensor& rows) {
   EncodedUnits out{units.ids.index_select(0, rows), units.labels.index_select(0, rows), {}};
   const auto* r = rows.data_ptr<std::int64_t>();
   for (std::int64_t i = 0; i < rows.numel(); ++i) out.texts.push_back(units.texts[static_cast<std::size_t>(r[i])]);
   return out;
-}
-
-const PrivateAiData& load_privateai_data(const PrivateAiDataSettings& settings) {
-  static std::mutex mutex;
-  static std::map<std::string, std::unique_ptr<PrivateAiData>> cache;
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = cache[key_of(settings)];
-  if (!slot) slot = build(settings);
-  return *slot;
 }
 
 }  // namespace embpriv

@@ -45,9 +45,10 @@ struct PrivateAiData {
   EncodedUnits candidates, proxy, public_split, test;
 };
 
-// Loads (once per settings in a process) and encodes; the selection is fixed (seed 0): every
-// point of a sweep sees the same units, only training and noise follow the point's seed.
-const PrivateAiData& load_privateai_data(const PrivateAiDataSettings& settings);
+// Loads and encodes (each call: a caller that needs the data for many points keeps it, as type
+// `federated` does in its run cache); the selection is fixed (seed 0): every point of a sweep
+// sees the same units, only training and noise follow the point's seed.
+PrivateAiData load_privateai_data(const PrivateAiDataSettings& settings);
 
 // Rows of `units` picked by index.
 EncodedUnits select_units(const EncodedUnits& units, const at::Tensor& rows);

@@ -2,10 +2,6 @@
 
 #include <ATen/ATen.h>
 
-#include <map>
-#include <mutex>
-#include <sstream>
-
 #include "core/error.h"
 #include "core/rng.h"
 #include "data/data_paths.h"
@@ -24,29 +20,16 @@ at::Tensor labeller_answers(const std::vector<std::string>& texts) {
   return out;
 }
 
-struct CentralAnswers {
-  at::Tensor proxy, test;
-};
+}  // namespace
 
-CentralAnswers central_answers(const PrivateAiData& data, const TextClassifierOptions& model, const TrainOptions& t) {
-  static std::mutex mutex;
-  static std::map<std::string, CentralAnswers> cache;
-  std::ostringstream key;
-  key << &data << '|' << model.layers << '|' << model.heads << '|' << model.feedforward << '|' << model.max_tokens << '|'
-      << model.train_embeddings << '|' << t.epochs << '|' << t.batch << '|' << t.learning_rate;
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto it = cache.find(key.str());
-  if (it != cache.end()) return it->second;
+CentralTeacherAnswers central_teacher_answers(const PrivateAiData& data, const TextClassifierOptions& model,
+                                              const TrainOptions& central) {
   TextClassifierOptions o = model;
   o.seed = derive_seed(0, 0, "privateai.central_teacher");
   TextClassifier teacher(data.embeddings, o);
-  teacher.train(data.public_split.ids, data.public_split.labels, t, derive_seed(0, 0, "privateai.central_order"));
-  CentralAnswers answers{teacher.probabilities(data.proxy.ids), teacher.probabilities(data.test.ids)};
-  cache.emplace(key.str(), answers);
-  return answers;
+  teacher.train(data.public_split.ids, data.public_split.labels, central, derive_seed(0, 0, "privateai.central_order"));
+  return {teacher.probabilities(data.proxy.ids), teacher.probabilities(data.test.ids)};
 }
-
-}  // namespace
 
 const std::vector<std::string>& standin_teacher_names() {
   static const std::vector<std::string> names = {"labeller", "central"};
@@ -59,7 +42,8 @@ double flag_accuracy(const at::Tensor& answers, const at::Tensor& labels) {
 }
 
 TeacherPanel standin_teachers(const PrivateAiData& data, const std::vector<std::string>& names,
-                              const TextClassifierOptions& model, const TrainOptions& central) {
+                              const TextClassifierOptions& model, const TrainOptions& central,
+                              const CentralTeacher& kept) {
   EMBPRIV_CHECK(!names.empty(), "privateai: no stand-in teacher named");
   TeacherPanel panel;
   std::vector<at::Tensor> rows;
@@ -69,7 +53,7 @@ TeacherPanel standin_teachers(const PrivateAiData& data, const std::vector<std::
       proxy = labeller_answers(data.proxy.texts);
       test = labeller_answers(data.test.texts);
     } else if (name == "central") {
-      const CentralAnswers a = central_answers(data, model, central);
+      const CentralTeacherAnswers a = kept ? kept() : central_teacher_answers(data, model, central);
       proxy = a.proxy;
       test = a.test;
     } else {
@@ -83,14 +67,15 @@ TeacherPanel standin_teachers(const PrivateAiData& data, const std::vector<std::
   return panel;
 }
 
-RunTeachers run_teachers(const PrivateAiData& data, const TeacherSettings& settings, const TextClassifierOptions& model) {
+RunTeachers run_teachers(const PrivateAiData& data, const TeacherSettings& settings, const TextClassifierOptions& model,
+                         const CentralTeacher& kept) {
   RunTeachers t;
   t.proxy.ids = data.proxy.ids;
   TeacherAnswers answers;
   if (!settings.file.empty()) {
     answers = read_teacher_answers(resolve_data_path(settings.file), data.proxy.ids.size(0));
   } else {
-    TeacherPanel panel = standin_teachers(data, settings.standin, model, settings.central);
+    TeacherPanel panel = standin_teachers(data, settings.standin, model, settings.central, kept);
     for (std::size_t k = 0; k < panel.proxy.teachers.size(); ++k) {
       t.test_psr.push_back({panel.proxy.teachers[k], panel.test_psr[k]});
     }

@@ -8,6 +8,7 @@
 //   central: the same model as the clients', trained centrally without DP on the disjoint
 //     labelled public split. Answers its probability.
 #include <cmath>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,10 +27,23 @@ struct TeacherPanel {
 
 const std::vector<std::string>& standin_teacher_names();  // labeller, central
 
-// names: a subset of standin_teacher_names(). The central teacher is trained once per data,
-// model and training options in a process (seed fixed: it does not change across a sweep).
+// The central stand-in's answers (P(private)) on the proxy and the test units: trained on the
+// public split with a fixed seed, so they depend only on the data, the model and the training
+// options, not on the grid point.
+struct CentralTeacherAnswers {
+  at::Tensor proxy, test;
+};
+CentralTeacherAnswers central_teacher_answers(const PrivateAiData& data, const TextClassifierOptions& model,
+                                              const TrainOptions& central);
+// Where a caller keeps the central teacher's answers (for the points of a run, in its cache):
+// called instead of central_teacher_answers when set.
+using CentralTeacher = std::function<CentralTeacherAnswers()>;
+
+// names: a subset of standin_teacher_names(). The central teacher is trained here
+// (central_teacher_answers) unless `kept` says where its answers are kept.
 TeacherPanel standin_teachers(const PrivateAiData& data, const std::vector<std::string>& names,
-                              const TextClassifierOptions& model, const TrainOptions& central);
+                              const TextClassifierOptions& model, const TrainOptions& central,
+                              const CentralTeacher& kept = {});
 
 // Accuracy of answers [N] (P(private)) against labels [N] at threshold 0.5.
 double flag_accuracy(const at::Tensor& answers, const at::Tensor& labels);
@@ -52,6 +66,8 @@ struct RunTeachers {
 // Reads the answers from settings.file, or runs the stand-ins; with an export prefix also writes
 // PREFIX.proxy.jsonl ({"unit", "text"} per proxy unit: what to ask a real LLM) and
 // PREFIX.answers.jsonl (the answers used, in the format read_teacher_answers reads).
-RunTeachers run_teachers(const PrivateAiData& data, const TeacherSettings& settings, const TextClassifierOptions& model);
+// kept: as for standin_teachers.
+RunTeachers run_teachers(const PrivateAiData& data, const TeacherSettings& settings, const TextClassifierOptions& model,
+                         const CentralTeacher& kept = {});
 
 }  // namespace embpriv

@@ -6,14 +6,10 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
-#include <string_view>
 
 namespace embpriv {
 
 enum class Modality : std::int8_t { visual = 0, text = 1 };
-
-// Parses "visual" | "text".
-Modality parse_modality(std::string_view name);
 
 struct RowChannels {
   at::Tensor modality;  // optional, integer [N]: 0 = visual, 1 = text; undefined = all visual

@@ -163,11 +163,4 @@ NeighbouringPair Mechanism::clipped_pair(std::int64_t d, double clip_norm, const
   return pair;
 }
 
-Modality parse_modality(std::string_view name) {
-  if (name == "visual") return Modality::visual;
-  if (name == "text") return Modality::text;
-  EMBPRIV_CHECK(false, "modality must be 'visual' or 'text', got '" << name << "'");
-  return Modality::visual;
-}
-
 }  // namespace embpriv

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "experiments/engine/config_document.h"
+#include "experiments/engine/run_cache.h"
 #include "experiments/plots/standard_plots.h"
 #include "experiments/engine/sweep_grid.h"
 #include "mechanisms/registry.h"
@@ -22,6 +23,7 @@ struct PointInput {
   const GridPoint& point;
   const YAML::Node& config;  // the point's resolved config
   const MechanismRegistry& mechanisms;
+  RunCache& cache;  // what the points of this run share (loaded data, models, clusters)
 };
 
 struct PointResult {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/rng.h"
 
 namespace embpriv {
 namespace {

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <functional>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -129,6 +130,98 @@ RowRecords resumable_records(const RunPlan& plan, const Shard& shard, const std:
   return records_from_table(plan, table);
 }
 
+// The rows of this shard, and those of them the results file does not hold yet (in grid order).
+struct ShardRows {
+  std::int64_t count = 0;
+  std::vector<const GridPoint*> todo;
+};
+
+ShardRows shard_rows(const RunPlan& plan, const Shard& shard, const RowRecords& done) {
+  ShardRows rows;
+  for (const GridPoint& point : plan.grid) {
+    if (!shard.contains(point.row)) continue;
+    ++rows.count;
+    if (!done.count(point.row)) rows.todo.push_back(&point);
+  }
+  return rows;
+}
+
+// The records a run starts from: none, or with --resume those the file at `path` holds (and
+// its start time).
+RowRecords starting_records(const RunOptions& options, const RunPlan& plan, const std::string& path,
+                            std::string& start_time) {
+  if (!std::filesystem::exists(path)) return {};
+  EMBPRIV_CHECK(options.resume || options.overwrite,
+                path << " exists; pass --resume to continue it or --overwrite to replace it");
+  return options.resume ? resumable_records(plan, options.shard, path, start_time) : RowRecords{};
+}
+
+// One grid point: its result, or the message of what it threw (one failing row must not lose
+// the others), and its wall time.
+RowRecord run_row(const RunPlan& plan, const GridPoint& point, const MechanismRegistry& mechanisms,
+                  RunCache& cache) {
+  const auto start = Clock::now();
+  RowRecord record;
+  const YAML::Node config = resolve_point(plan.base, point);
+  try {
+    record.result = plan.type->run_point({point, config, mechanisms, cache});
+    record.ok = true;
+  } catch (const std::exception& e) {
+    record.error = e.what();
+  }
+  record.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return record;
+}
+
+// The log line of a finished row: "[3/12] row 7 mechanism.epsilon=2 seed=1: top1=0.5 (1.2 s)".
+void log_row(const RowRecord& record, const GridPoint& point, std::size_t done, std::size_t total) {
+  std::ostringstream line;
+  line << "[" << done << "/" << total << "] row " << point.row << " "
+       << (point.key.empty() ? std::string("(no sweep)") : point.key) << " seed=" << point.seed << ": "
+       << (record.ok ? record.result.headline : "FAILED: " + record.error) << " ("
+       << seconds_text(record.seconds) << ")";
+  if (record.ok) {
+    info(line.str());
+  } else {
+    warn(line.str());
+  }
+}
+
+struct RowsRun {
+  std::size_t failed = 0;
+  bool interrupted = false;
+};
+
+// Runs the rows in order into `records`, calling save() at most every `save_interval_seconds`
+// and once at the end. The rows share one RunCache, freed when they are done. SIGINT/SIGTERM
+// stop after the current row.
+RowsRun run_rows(const RunPlan& plan, const std::vector<const GridPoint*>& todo,
+                 const MechanismRegistry& mechanisms, double save_interval_seconds,
+                 RowRecords& records, const std::function<void()>& save) {
+  RunCache cache;
+  StopOnSignal stop;
+  ProgressBar progress(static_cast<std::int64_t>(todo.size()), "rows");
+  auto last_save = Clock::now();
+  RowsRun run;
+  std::size_t done_now = 0;
+  for (const GridPoint* point : todo) {
+    if (stop.requested()) break;
+    RowRecord record = run_row(plan, *point, mechanisms, cache);
+    run.failed += !record.ok;
+    log_row(record, *point, ++done_now, todo.size());
+    records[point->row] = std::move(record);
+    progress.advance();
+    if (std::chrono::duration<double>(Clock::now() - last_save).count() >= save_interval_seconds) {
+      save();
+      last_save = Clock::now();
+    }
+  }
+  progress.finish();
+  save();
+  run.interrupted = stop.requested();
+  return run;
+}
+
 }  // namespace
 
 int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
@@ -148,96 +241,46 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
                 "--save-every must be >= 0 seconds, got " << options.save_interval_seconds);
   const std::string device = select_device(plan.device).str();  // "cuda" without a GPU: an error now
   std::string start_time = utc_now();
-  RowRecords records;
-  if (std::filesystem::exists(path)) {
-    EMBPRIV_CHECK(options.resume || options.overwrite,
-                  path << " exists; pass --resume to continue it or --overwrite to replace it");
-    if (options.resume) records = resumable_records(plan, options.shard, path, start_time);
-  }
+  RowRecords records = starting_records(options, plan, path, start_time);
   const int threads = options.threads > 0 ? options.threads : plan.threads;
   if (threads > 0) at::set_num_threads(threads);
 
-  std::vector<const GridPoint*> todo;
-  std::int64_t shard_rows = 0;
-  for (const GridPoint& point : plan.grid) {
-    if (!options.shard.contains(point.row)) continue;
-    ++shard_rows;
-    if (!records.count(point.row)) todo.push_back(&point);
-  }
+  const ShardRows rows = shard_rows(plan, options.shard, records);
   if (options.resume && !records.empty()) {
     info("resuming " + path + ": " + std::to_string(records.size()) + " of " +
-         std::to_string(shard_rows) + " rows done");
+         std::to_string(rows.count) + " rows done");
   }
   // A whole run that is complete gets the columns that need every row (ExperimentType hooks).
   const auto whole_and_complete = [&] {
-    return options.shard.count == 1 && static_cast<std::int64_t>(records.size()) == shard_rows;
+    return options.shard.count == 1 && static_cast<std::int64_t>(records.size()) == rows.count;
   };
-  auto save = [&] {
-    ResultsTable table = table_from_records(plan, records);
+  ResultsTable table;  // as last saved
+  const auto save = [&] {
+    table = table_from_records(plan, records);
     table.attributes =
-        run_attributes(plan, options.shard, device, start_time, shard_rows, records.size());
+        run_attributes(plan, options.shard, device, start_time, rows.count, records.size());
     if (whole_and_complete()) plan.type->complete_table(table, plan.base);
     write_results_h5(path, table);
-    return table;
   };
+  const RowsRun run = run_rows(plan, rows.todo, mechanisms, options.save_interval_seconds, records, save);
 
-  StopOnSignal stop;
-  ProgressBar progress(static_cast<std::int64_t>(todo.size()), "rows");
-  auto last_save = Clock::now();
-  std::size_t failed = 0, done_now = 0;
-  for (const GridPoint* point : todo) {
-    if (stop.requested()) break;
-    const auto start = Clock::now();
-    RowRecord record;
-    const YAML::Node config = resolve_point(plan.base, *point);
-    try {
-      record.result = plan.type->run_point({*point, config, mechanisms});
-      record.ok = true;
-    } catch (const std::exception& e) {  // one failing row must not lose the others
-      record.error = e.what();
-      ++failed;
-    }
-    record.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    std::ostringstream line;
-    line << "[" << ++done_now << "/" << todo.size() << "] row " << point->row << " "
-         << (point->key.empty() ? std::string("(no sweep)") : point->key) << " seed="
-         << point->seed << ": "
-         << (record.ok ? record.result.headline : "FAILED: " + record.error) << " ("
-         << seconds_text(record.seconds) << ")";
-    if (record.ok) {
-      info(line.str());
-    } else {
-      warn(line.str());
-    }
-    records[point->row] = std::move(record);
-    progress.advance();
-    if (std::chrono::duration<double>(Clock::now() - last_save).count() >=
-        options.save_interval_seconds) {
-      save();
-      last_save = Clock::now();
-    }
-  }
-  progress.finish();
-  const ResultsTable table = save();
-
-  const bool interrupted = stop.requested();
-  const bool complete = static_cast<std::int64_t>(records.size()) == shard_rows;
-  out << plan.type->name() << ": " << records.size() << " of " << shard_rows << " rows in " << path;
-  if (failed) out << " (" << failed << " failed: see its error column)";
+  out << plan.type->name() << ": " << records.size() << " of " << rows.count << " rows in " << path;
+  if (run.failed) out << " (" << run.failed << " failed: see its error column)";
   out << "\n";
-  if (interrupted) {
+  if (run.interrupted) {
     out << "interrupted by signal " << stop_signal << "; continue with: embpriv run "
         << options.config_path << " --resume" << (options.out.empty() ? "" : " --out " + path)
         << "\n";
     return 130;
   }
+  const bool complete = static_cast<std::int64_t>(records.size()) == rows.count;
   const int reported = whole_and_complete() ? plan.type->report(table, out) : 0;
   if (complete && options.plot && options.shard.count == 1) {
     for (const std::string& file : plot_results_file(path, types, mechanisms)) {
       out << "plot: " << file << "\n";
     }
   }
-  return failed ? 1 : reported;
+  return run.failed ? 1 : reported;
 }
 
 ResultsTable merge_run_files(const std::string& out, const std::vector<std::string>& inputs,

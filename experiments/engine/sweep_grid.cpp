@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/rng.h"
 #include "experiments/engine/config_document.h"
 
 namespace embpriv {
@@ -109,15 +110,6 @@ std::vector<std::string> swept_paths(const std::vector<SweepAxis>& axes) {
   std::vector<std::string> paths;
   for (const SweepAxis& axis : axes) paths.insert(paths.end(), axis.paths.begin(), axis.paths.end());
   return paths;
-}
-
-std::uint64_t fnv1a64(const std::string& text) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a offset basis and prime (64-bit)
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
 }
 
 std::vector<GridPoint> expand_grid(const std::vector<SweepAxis>& axes, std::uint64_t seed,

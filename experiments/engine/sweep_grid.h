@@ -55,7 +55,4 @@ struct Shard {
 // Parses "i/N" (1 <= i <= N); throws embpriv::Error naming the problem.
 Shard parse_shard(const std::string& text);
 
-// 64-bit FNV-1a of a string (the identity of a point, the hash of a config).
-std::uint64_t fnv1a64(const std::string& text);
-
 }  // namespace embpriv

@@ -1,31 +1,15 @@
 #pragma once
-// Thin RAII helpers over the HDF5 C API, used by the results files (experiments/ only).
+// Helpers over the HDF5 C API for the results files (experiments/ only); handles close through
+// hdf5::Handle (data/hdf5_handle.h).
 #include <hdf5.h>
 
 #include <string>
 #include <vector>
 
+#include "data/hdf5_handle.h"
 #include "experiments/results/results_table.h"
 
 namespace embpriv::hdf5 {
-
-// Closes an HDF5 handle when it leaves scope.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  ~Handle() {
-    if (id_ >= 0) close_(id_);
-  }
-  Handle(Handle&& other) noexcept : id_(other.id_), close_(other.close_) { other.id_ = -1; }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  hid_t get() const { return id_; }
-  bool ok() const { return id_ >= 0; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
 
 // A group whose links keep their creation order (readers list columns as written).
 Handle create_ordered_group(hid_t parent, const std::string& name);

@@ -42,7 +42,7 @@ TEST_CASE("privateai data: parts of the asked sizes and private share, each text
 TEST_CASE("privateai data: a proxy set of review sentences, the other parts unchanged", "[privateai]") {
   PrivateAiDataSettings s = small_privateai_settings();
   s.proxy_reviews = {"sentiment/yelp.json"};
-  const PrivateAiData& reviews = load_privateai_data(s);
+  const PrivateAiData reviews = load_privateai_data(s);
   const PrivateAiData& emails = small_privateai_data();
   REQUIRE(reviews.proxy.ids.size(0) == 300);
   CHECK(reviews.candidates.texts == emails.candidates.texts);

@@ -17,6 +17,10 @@ inline PrivateAiDataSettings small_privateai_settings() {
   return s;
 }
 
-inline const PrivateAiData& small_privateai_data() { return load_privateai_data(small_privateai_settings()); }
+// Loaded once for the whole test binary (the tests only read it).
+inline const PrivateAiData& small_privateai_data() {
+  static const PrivateAiData data = load_privateai_data(small_privateai_settings());
+  return data;
+}
 
 }  // namespace embpriv

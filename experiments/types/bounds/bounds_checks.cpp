@@ -9,7 +9,6 @@
 #include "core/rng.h"
 #include "data/synthetic_inputs.h"
 #include "experiments/engine/config_document.h"
-#include "experiments/engine/sweep_grid.h"
 #include "metrics/running_stats.h"
 #include "metrics/similarity.h"
 

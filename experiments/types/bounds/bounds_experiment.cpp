@@ -2,10 +2,10 @@
 
 #include <cmath>
 #include <limits>
-#include <mutex>
 #include <ostream>
 #include <sstream>
 
+#include "experiments/engine/run_cache.h"
 #include "experiments/types/bounds/bounds_plot.h"
 #include "experiments/types/bounds/bounds_table.h"
 
@@ -55,17 +55,12 @@ BoundsSettings read_settings(const YAML::Node& config, std::uint64_t seed) {
   return b;
 }
 
-// The inputs of the last (seed, samples, d): consecutive settings of one dimension share them.
-const BoundsInputs& inputs_of(std::int64_t samples, std::int64_t d, std::uint64_t seed) {
-  static std::mutex mutex;
-  static std::tuple<std::int64_t, std::int64_t, std::uint64_t> key{-1, -1, 0};
-  static BoundsInputs inputs;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (key != std::make_tuple(samples, d, seed)) {
-    inputs = make_bounds_inputs(samples, d, seed);
-    key = {samples, d, seed};
-  }
-  return inputs;
+// The inputs of one (seed, samples, d), made once per run: every setting of a dimension sees the
+// same rows (paired comparisons, as in the vMF paper's tables).
+const BoundsInputs& inputs_of(RunCache& cache, std::int64_t samples, std::int64_t d, std::uint64_t seed) {
+  const std::string key = "bounds_inputs|" + std::to_string(samples) + "|" + std::to_string(d) + "|" +
+                          std::to_string(seed);
+  return cache.get_or_make<BoundsInputs>(key, [&] { return make_bounds_inputs(samples, d, seed); });
 }
 
 class BoundsExperiment final : public ExperimentType {
@@ -112,7 +107,7 @@ confidence: 0.999           # family-wise over every interval check of the compl
 
   PointResult run_point(const PointInput& input) const override {
     const BoundsSettings b = read_settings(input.config, input.point.seed);
-    const BoundsInputs& inputs = inputs_of(b.samples, b.setting.d, input.point.seed);
+    const BoundsInputs& inputs = inputs_of(input.cache, b.samples, b.setting.d, input.point.seed);
     const std::vector<CheckRow> checks = run_setting_checks(b.setting, inputs, input.mechanisms);
     PointResult result;
     put_checks(b.setting, checks, result);

@@ -9,20 +9,136 @@
 
 #include "attacks/learned_inversion.h"
 #include "attacks/nearest_rows.h"
+#include "core/rng.h"
 #include "data/data_paths.h"
 #include "data/embedding_formats.h"
 #include "data/word_tokenizer.h"
 #include "data/llama2c_tokenizer.h"
 #include "data/sentiment_corpus.h"
 #include "experiments/types/shared/inversion_data.h"
+#include "experiments/types/shared/sentiment_utility.h"
 #include "experiments/engine/config_document.h"
 #include "metrics/recovery.h"
 #include "metrics/similarity.h"
 #include "models/language_model_utility.h"
-#include "models/logistic_regression.h"
 
 namespace embpriv {
 namespace {
+
+const double kNan = std::numeric_limits<double>::quiet_NaN();
+
+// The private tokens as the client sends them: private ones perturbed, public ones unchanged.
+struct SentTokens {
+  at::Tensor ids;        // [tokens] each token's row of the table
+  at::Tensor clean;      // [tokens, d]
+  at::Tensor perturbed;  // [tokens, d]
+  at::Tensor counted;    // [tokens] bool: perturbed and not special (what recovery counts)
+};
+
+SentTokens send_tokens(const PrivateText& text, const Mechanism& mechanism, const GridPoint& point) {
+  SentTokens sent;
+  sent.ids = at::tensor(text.flat, at::kLong);
+  sent.clean = text.table.index_select(0, sent.ids);
+  const at::Tensor keep = (~text.public_tokens).to(at::kLong);
+  const RandomStream stream{derive_seed(point.seed, point.point_id, "mechanism"), 0};
+  sent.perturbed = mechanism.perturb(sent.clean, stream, {at::Tensor(), keep});
+  sent.counted = keep.to(at::kBool) & ~text.special.index_select(0, sent.ids);
+  return sent;
+}
+
+// Mean over the sentences of the ROUGE-L F1 of the top guesses ([tokens, >= 1]) against the text.
+double mean_rouge_l(const PrivateText& text, const at::Tensor& guesses) {
+  const at::Tensor top = guesses.select(1, 0).contiguous();
+  const std::int64_t* g = top.data_ptr<std::int64_t>();
+  double rouge = 0;
+  for (const auto& [begin, end] : text.spans) {
+    const std::vector<std::int64_t> truth(text.flat.begin() + static_cast<std::ptrdiff_t>(begin),
+                                          text.flat.begin() + static_cast<std::ptrdiff_t>(end));
+    rouge += rouge_l_f1(truth, std::vector<std::int64_t>(g + begin, g + end));
+  }
+  return rouge / static_cast<double>(text.spans.size());
+}
+
+struct TokenRecovery {
+  double top1 = kNan, topk = kNan, rouge_l = kNan;
+};
+
+TokenRecovery recovery_of(const PrivateText& text, const SentTokens& sent, const at::Tensor& guesses, std::int64_t k) {
+  return {top_k_recovery(sent.ids, guesses, 1, sent.counted), top_k_recovery(sent.ids, guesses, k, sent.counted),
+          mean_rouge_l(text, guesses)};
+}
+
+// The KNN attack: the k nearest rows of the public embedding table, special tokens excluded.
+TokenRecovery knn_attack(const PrivateText& text, const SentTokens& sent, const InversionSettings& s) {
+  KnnOptions knn;
+  knn.metric = parse_knn_metric(s.metric);
+  knn.k = s.k;
+  knn.excluded = text.special;
+  return recovery_of(text, sent, nearest_rows(sent.perturbed, text.table, knn).indices, s.k);
+}
+
+// Mean cos(x, y) and ||y|| / ||x|| over the counted tokens (NaN when there is none).
+std::pair<double, double> mean_cosine_and_norm_ratio(const SentTokens& sent) {
+  const at::Tensor rows = sent.counted.nonzero().squeeze(1);
+  if (rows.numel() == 0) return {kNan, kNan};
+  const at::Tensor x = sent.clean.index_select(0, rows), y = sent.perturbed.index_select(0, rows);
+  const auto mean = [](const std::vector<double>& v) {
+    double sum = 0;
+    for (double e : v) sum += e;
+    return sum / static_cast<double>(v.size());
+  };
+  return {mean(row_cosines(x, y)), mean(row_norm_ratios(x, y))};
+}
+
+// Utility for the language model: texts the clean model writes, read from perturbed inputs.
+LanguageModelUtility language_model_utility(const InversionData& data, const InversionSettings& s,
+                                            const Mechanism& mechanism, const PointInput& input) {
+  if (!data.model || s.stories <= 0) return {kNan, kNan, kNan};
+  const Llama2cModel& model = *data.model;
+  const at::Tensor texts =
+      sample_texts(model, s.stories, s.story_tokens, s.temperature,
+                   derive_seed(input.point.seed, fnv1a64(flow_yaml(input.config["language_model"])), "texts"));
+  const at::Tensor text_ids = texts.reshape({-1});
+  at::Tensor text_keep = at::ones_like(text_ids);
+  if (s.mask == "punctuation") {
+    for (std::int64_t i = 0; i < text_ids.numel(); ++i) {
+      const std::int64_t id = text_ids[i].item<std::int64_t>();
+      if (data.tokenizer->is_special(id) || !has_word_character(data.tokenizer->piece(id))) text_keep[i] = 0;
+    }
+  }
+  const RandomStream stream{derive_seed(input.point.seed, input.point.point_id, "language_model"), 0};
+  const at::Tensor noisy = mechanism.perturb(model.embed(text_ids), stream, {at::Tensor(), text_keep});
+  return compare_language_model(model, texts, noisy.reshape({texts.size(0), texts.size(1), -1}));
+}
+
+// Downstream utility: the sentiment classifier, trained on the train sentences (clean, or
+// perturbed like the test ones), tested on the private ones.
+SentimentAccuracy sentiment_utility(const InversionData& data, const InversionSettings& s, const PrivateText& text,
+                                    const SentTokens& sent, const Mechanism& mechanism, const GridPoint& point) {
+  if (data.train_sentences.empty()) return {kNan, kNan, kNan};
+  const PrivateText train = encode_sentences(data, s, data.train_sentences, data.train_sentences.size());
+  const RandomStream stream{derive_seed(point.seed, point.point_id, "train"), 0};
+  const at::Tensor train_noisy =
+      mechanism.perturb(token_rows(train), stream, {at::Tensor(), (~train.public_tokens).to(at::kLong)});
+  return sentiment_accuracy(train, train_noisy, text, sent.perturbed);
+}
+
+// The learned attack: trained on the public sentences perturbed by the same mechanism.
+TokenRecovery learned_attack(const InversionData& data, const InversionSettings& s, const PrivateText& text,
+                             const SentTokens& sent, const Mechanism& mechanism, const GridPoint& point) {
+  if (!s.learned) return {};
+  const PrivateText train = encode_sentences(data, s, data.train_sentences, data.train_sentences.size());
+  LearnedInversionOptions options;
+  options.epochs = s.learned_epochs;
+  options.window = s.learned_window;
+  options.seed = derive_seed(point.seed, point.point_id, "learned_inversion");
+  const RowPerturber perturb = [&](const at::Tensor& rows, std::uint64_t seed) {
+    return mechanism.perturb(rows, RandomStream{seed, 0});
+  };
+  const LearnedInverter inverter = LearnedInverter::train({at::tensor(train.flat, at::kLong), train.spans},
+                                                          text.table, perturb, text.special, options);
+  return recovery_of(text, sent, inverter.guess(sent.perturbed, text.spans, s.k), s.k);
+}
 
 class InversionExperiment final : public ExperimentType {
  public:
@@ -84,8 +200,16 @@ language_model:
 
   double estimate_seconds(const YAML::Node& config) const override {
     const InversionSettings s = read_inversion_settings(config);
-    return 0.5 + 2e-3 * static_cast<double>(s.max_sentences) +
-           0.01 * static_cast<double>(s.stories * s.story_tokens);
+    // Rough per-part costs on one core, set by hand, not measured part by part: a fixed part
+    // (mechanism, KNN over stories260K's 512 rows), one per private sentence (encode, perturb and
+    // attack its ~35 tokens) and one per token the language model writes and reads back. They
+    // leave out the GloVe-sized KNN (docs/experiments.md: about 12 s a row against 341,479 words
+    // on 2 cores), the sentiment classifier and the learned attack (docs/attacks.md: ~40 s a row).
+    constexpr double kFixedSeconds = 0.5;
+    constexpr double kSecondsPerSentence = 2e-3;
+    constexpr double kSecondsPerModelToken = 0.01;
+    return kFixedSeconds + kSecondsPerSentence * static_cast<double>(s.max_sentences) +
+           kSecondsPerModelToken * static_cast<double>(s.stories * s.story_tokens);
   }
 
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
@@ -127,136 +251,44 @@ language_model:
 
   PointResult run_point(const PointInput& input) const override {
     const InversionSettings s = read_inversion_settings(input.config);
-    const InversionData& data = load_inversion_data(s);
+    const InversionData& data = load_inversion_data(s, input.cache);
     const auto mechanism = point_mechanism(input.config, input.mechanisms);
     const PrivateText text = encode_sentences(data, s, data.sentences, static_cast<std::size_t>(s.max_sentences));
     EMBPRIV_CHECK(!text.flat.empty(), "none of the sentences has a token in the vocabulary");
 
-    // The client perturbs every private token's embedding (public ones go out unchanged).
-    const at::Tensor ids = at::tensor(text.flat, at::kLong);
-    const at::Tensor clean = text.table.index_select(0, ids);
-    const at::Tensor keep = (~text.public_tokens).to(at::kLong);
-    const RandomStream stream{derive_seed(input.point.seed, input.point.point_id, "mechanism"), 0};
-    const at::Tensor perturbed = mechanism->perturb(clean, stream, {at::Tensor(), keep});
-
-    // The attack: the k nearest rows of the public embedding table, special tokens excluded.
-    KnnOptions knn;
-    knn.metric = parse_knn_metric(s.metric);
-    knn.k = s.k;
-    knn.excluded = text.special;
-    const Neighbours guesses = nearest_rows(perturbed, text.table, knn);
-    // Counted: the tokens that were perturbed and are not special.
-    const at::Tensor counted = keep.to(at::kBool) & ~text.special.index_select(0, ids);
-    const at::Tensor best = guesses.indices.select(1, 0).contiguous();
-    const std::int64_t* b = best.data_ptr<std::int64_t>();
-    double rouge = 0;
-    for (const auto& [begin, end] : text.spans) {
-      const std::vector<std::int64_t> truth(text.flat.begin() + static_cast<std::ptrdiff_t>(begin),
-                                            text.flat.begin() + static_cast<std::ptrdiff_t>(end));
-      rouge += rouge_l_f1(truth, std::vector<std::int64_t>(b + begin, b + end));
-    }
-    const at::Tensor private_rows = counted.nonzero().squeeze(1);
-    const at::Tensor x = clean.index_select(0, private_rows), y = perturbed.index_select(0, private_rows);
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    const auto mean = [nan](const std::vector<double>& v) {
-      double sum = 0;
-      for (double e : v) sum += e;
-      return v.empty() ? nan : sum / static_cast<double>(v.size());
-    };
-    const std::vector<double> cosines = private_rows.numel() ? row_cosines(x, y) : std::vector<double>{};
-    const std::vector<double> ratios = private_rows.numel() ? row_norm_ratios(x, y) : std::vector<double>{};
-
-    // Utility for the language model: texts the clean model writes, read from perturbed inputs.
-    LanguageModelUtility lm{nan, nan, nan};
-    if (data.model && s.stories > 0) {
-      const Llama2cModel& model = *data.model;
-      const at::Tensor texts = sample_texts(
-          model, s.stories, s.story_tokens, s.temperature,
-          derive_seed(input.point.seed, fnv1a64(flow_yaml(input.config["language_model"])), "texts"));
-      const at::Tensor text_ids = texts.reshape({-1});
-      at::Tensor text_keep = at::ones_like(text_ids);
-      if (s.mask == "punctuation") {
-        for (std::int64_t i = 0; i < text_ids.numel(); ++i) {
-          const std::int64_t id = text_ids[i].item<std::int64_t>();
-          if (data.tokenizer->is_special(id) || !has_word_character(data.tokenizer->piece(id))) text_keep[i] = 0;
-        }
-      }
-      const RandomStream text_stream{derive_seed(input.point.seed, input.point.point_id, "language_model"), 0};
-      const at::Tensor noisy = mechanism->perturb(model.embed(text_ids), text_stream, {at::Tensor(), text_keep});
-      lm = compare_language_model(model, texts, noisy.reshape({texts.size(0), texts.size(1), -1}));
-    }
-
-    // Downstream utility: a sentiment classifier on mean-pooled sentence embeddings, trained on
-    // the train sentences (clean, or perturbed like the test ones), tested on the private ones.
-    double accuracy_clean = nan, accuracy_train_clean = nan, accuracy_train_perturbed = nan;
-    if (!data.train_sentences.empty()) {
-      const PrivateText train = encode_sentences(data, s, data.train_sentences, data.train_sentences.size());
-      const at::Tensor train_clean = text.table.index_select(0, at::tensor(train.flat, at::kLong));
-      const RandomStream train_stream{derive_seed(input.point.seed, input.point.point_id, "train"), 0};
-      const at::Tensor train_noisy = mechanism->perturb(train_clean, train_stream,
-                                                        {at::Tensor(), (~train.public_tokens).to(at::kLong)});
-      const SentenceFeatures clean_train = mean_pooled(train, train_clean), noisy_train = mean_pooled(train, train_noisy);
-      const SentenceFeatures clean_test = mean_pooled(text, clean), noisy_test = mean_pooled(text, perturbed);
-      const LogisticRegression on_clean = LogisticRegression::fit(clean_train.features, clean_train.labels);
-      accuracy_clean = on_clean.accuracy(clean_test.features, clean_test.labels);
-      accuracy_train_clean = on_clean.accuracy(noisy_test.features, noisy_test.labels);
-      accuracy_train_perturbed = LogisticRegression::fit(noisy_train.features, noisy_train.labels)
-                                     .accuracy(noisy_test.features, noisy_test.labels);
-    }
-
-    // The learned attack: trained on the public sentences perturbed by the same mechanism.
-    double learned_top1 = nan, learned_topk = nan, learned_rouge = nan;
-    if (s.learned) {
-      const PrivateText train = encode_sentences(data, s, data.train_sentences, data.train_sentences.size());
-      LearnedInversionOptions options;
-      options.epochs = s.learned_epochs;
-      options.window = s.learned_window;
-      options.seed = derive_seed(input.point.seed, input.point.point_id, "learned_inversion");
-      const RowPerturber perturb = [&](const at::Tensor& rows, std::uint64_t seed) {
-        return mechanism->perturb(rows, RandomStream{seed, 0});
-      };
-      const LearnedInverter inverter = LearnedInverter::train({at::tensor(train.flat, at::kLong), train.spans},
-                                                              text.table, perturb, text.special, options);
-      const at::Tensor learned = inverter.guess(perturbed, text.spans, s.k);
-      learned_top1 = top_k_recovery(ids, learned, 1, counted);
-      learned_topk = top_k_recovery(ids, learned, s.k, counted);
-      const at::Tensor top = learned.select(1, 0).contiguous();
-      const std::int64_t* g = top.data_ptr<std::int64_t>();
-      learned_rouge = 0;
-      for (const auto& [begin, end] : text.spans) {
-        learned_rouge += rouge_l_f1(std::vector<std::int64_t>(text.flat.begin() + static_cast<std::ptrdiff_t>(begin),
-                                                              text.flat.begin() + static_cast<std::ptrdiff_t>(end)),
-                                    std::vector<std::int64_t>(g + begin, g + end));
-      }
-      learned_rouge /= static_cast<double>(text.spans.size());
-    }
+    const SentTokens sent = send_tokens(text, *mechanism, input.point);
+    const TokenRecovery knn = knn_attack(text, sent, s);
+    const auto [mean_cosine, mean_norm_ratio] = mean_cosine_and_norm_ratio(sent);
+    const LanguageModelUtility lm = language_model_utility(data, s, *mechanism, input);
+    const SentimentAccuracy sentiment = sentiment_utility(data, s, text, sent, *mechanism, input.point);
+    const TokenRecovery learned = learned_attack(data, s, text, sent, *mechanism, input.point);
 
     PointResult result;
-    const double sent = static_cast<double>(text.flat.size());
+    const double sent_tokens = static_cast<double>(text.flat.size());
     result.numbers = {{"epsilon", mechanism->epsilon()},
-                      {"tokens", static_cast<double>(counted.sum().item<std::int64_t>())},
+                      {"tokens", static_cast<double>(sent.counted.sum().item<std::int64_t>())},
                       {"public_share", text.public_tokens.to(at::kDouble).mean().item<double>()},
-                      {"unknown_share", static_cast<double>(text.unknown) / (sent + static_cast<double>(text.unknown))},
-                      {"top1_recovery", top_k_recovery(ids, guesses.indices, 1, counted)},
-                      {"topk_recovery", top_k_recovery(ids, guesses.indices, s.k, counted)},
-                      {"rouge_l", rouge / static_cast<double>(text.spans.size())},
-                      {"mean_cosine", mean(cosines)},
-                      {"mean_norm_ratio", mean(ratios)},
+                      {"unknown_share", static_cast<double>(text.unknown) / (sent_tokens + static_cast<double>(text.unknown))},
+                      {"top1_recovery", knn.top1},
+                      {"topk_recovery", knn.topk},
+                      {"rouge_l", knn.rouge_l},
+                      {"mean_cosine", mean_cosine},
+                      {"mean_norm_ratio", mean_norm_ratio},
                       {"lm_next_token_agreement", lm.next_token_agreement},
                       {"lm_perplexity_clean", lm.perplexity_clean},
                       {"lm_perplexity_perturbed", lm.perplexity_perturbed},
-                      {"sentiment_accuracy_clean", accuracy_clean},
-                      {"sentiment_accuracy_train_clean", accuracy_train_clean},
-                      {"sentiment_accuracy_train_perturbed", accuracy_train_perturbed},
-                      {"learned_top1_recovery", learned_top1},
-                      {"learned_topk_recovery", learned_topk},
-                      {"learned_rouge_l", learned_rouge}};
+                      {"sentiment_accuracy_clean", sentiment.clean},
+                      {"sentiment_accuracy_train_clean", sentiment.train_clean},
+                      {"sentiment_accuracy_train_perturbed", sentiment.train_perturbed},
+                      {"learned_top1_recovery", learned.top1},
+                      {"learned_topk_recovery", learned.topk},
+                      {"learned_rouge_l", learned.rouge_l}};
     result.strings = {{"mechanism_name", mechanism->name()}, {"claim", mechanism->claim().describe()}};
     std::ostringstream headline;
     headline.precision(3);
-    headline << "top1=" << result.numbers[4].second << " rouge_l=" << result.numbers[6].second;
+    headline << "top1=" << knn.top1 << " rouge_l=" << knn.rouge_l;
     if (data.model) headline << " lm_agreement=" << lm.next_token_agreement;
-    if (s.learned) headline << " learned_top1=" << learned_top1;
+    if (s.learned) headline << " learned_top1=" << learned.top1;
     result.headline = headline.str();
     return result;
   }

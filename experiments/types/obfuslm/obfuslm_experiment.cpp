@@ -4,14 +4,13 @@
 
 #include <chrono>
 #include <cmath>
-#include <map>
-#include <mutex>
 #include <sstream>
 
+#include "attacks/obfuslm_measures.h"
+#include "core/rng.h"
 #include "data/data_paths.h"
 #include "experiments/types/shared/inversion_data.h"
-#include "attacks/obfuslm_measures.h"
-#include "models/logistic_regression.h"
+#include "experiments/types/shared/sentiment_utility.h"
 #include "metrics/similarity.h"
 
 namespace embpriv {
@@ -73,24 +72,155 @@ ObfuslmSettings read_settings(const YAML::Node& c) {
   return s;
 }
 
+// The table's identity in cluster keys: the GloVe file and word count, or the model file.
+std::string table_key(const InversionSettings& d) {
+  return d.vocabulary == "glove" ? d.glove + "#" + std::to_string(d.glove_words) : d.model;
+}
+
 // EmbedCluster depends on the table, k, beta and the visiting order, not on eps: a sweep over
-// eps clusters once per (table, k, beta, order).
-const Clusters& cached_clusters(const std::string& table_key, const at::Tensor& table, const EmbedClusterOptions& o,
-                                double* seconds) {
-  static std::mutex mutex;
-  static std::map<std::string, Clusters> cache;
+// eps clusters once per (table, k, beta, order) in a run. seconds: the clustering's wall time
+// when this call made it, 0 when the run's cache held it.
+const Clusters& cached_clusters(RunCache& cache, const std::string& table_key, const at::Tensor& table,
+                                const EmbedClusterOptions& o, double* seconds) {
   std::ostringstream key;
   key.precision(17);
   key << table_key << "|" << o.k << "|" << o.threshold << "|" << static_cast<int>(o.order) << "|"
       << (o.order == ClusterOrder::random ? o.seed : 0);
-  std::lock_guard<std::mutex> lock(mutex);
-  auto found = cache.find(key.str());
   *seconds = 0;
-  if (found != cache.end()) return found->second;
-  const auto start = std::chrono::steady_clock::now();
-  Clusters clusters = embed_cluster(table, o);
-  *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return cache.emplace(key.str(), std::move(clusters)).first->second;
+  return cache.get_or_make<Clusters>("embed_cluster|" + key.str(), [&] {
+    const auto start = std::chrono::steady_clock::now();
+    Clusters clusters = embed_cluster(table, o);
+    *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return clusters;
+  });
+}
+
+// The server's attacks on what it receives.
+struct ServerAttacks {
+  Recovery rows, stream;
+  AnonymityGame game;
+};
+
+ServerAttacks server_attacks(const InversionData& data, const ObfuslmSettings& s, const PrivateText& text,
+                             const ObfuscatedVocabulary& v, const GridPoint& point) {
+  const at::Tensor& table = text.table;
+  // Rows attacked: all but the special tokens and, for stories260K, the byte-fallback tokens
+  // (untrained near-duplicate rows: not even the clean rows can be told apart).
+  at::Tensor attacked = ~text.special;
+  if (data.tokenizer) {
+    for (std::int64_t id = 0; id < table.size(0); ++id) {
+      if (data.tokenizer->is_byte(id)) attacked[id] = false;
+    }
+  }
+  ServerAttacks a;
+  a.rows = attack_obfuscated_rows(v, table, text.special, attacked, s.data.k, s.vocabulary_sample,
+                                  derive_seed(point.seed, point.point_id, "attack_sample"));
+  a.stream = attack_token_stream(v, table, text.special, s.data.k, text.flat, text.spans);
+  a.game = anonymity_game(v, table, s.options, s.anonymity_clusters, s.anonymity_trials, s.confidence,
+                          derive_seed(point.seed, point.point_id, "anonymity"));
+  return a;
+}
+
+// The language model's utility through the client/server flow (stories260k): texts the clean
+// model writes, read by the obfuscated one, and a generation from the prompt.
+struct ModelUtility {
+  LanguageModelUtility lm{std::nan(""), std::nan(""), std::nan("")};
+  std::string generated;
+};
+
+ModelUtility model_utility(const InversionData& data, const ObfuslmSettings& s, const ObfuscatedVocabulary& v,
+                           const PointInput& input) {
+  ModelUtility u;
+  if (!data.model) return u;
+  const Llama2cModel server = data.model->with_vocabulary(v.server_embedding, v.server_embedding);
+  if (s.data.stories > 0) {
+    const at::Tensor texts =
+        sample_texts(*data.model, s.data.stories, s.data.story_tokens, s.data.temperature,
+                     derive_seed(input.point.seed, fnv1a64(flow_yaml(input.config["language_model"])), "texts"));
+    u.lm = obfuscated_model_utility(*data.model, server, v, texts);
+  }
+  if (s.generate > 0) {
+    u.generated =
+        data.tokenizer->decode(generate_through_flow(server, v, data.tokenizer->encode(s.prompt), s.generate));
+  }
+  return u;
+}
+
+// The sentiment classifier (glove with train sentences): trained and tested on clean rows, and
+// on obfuscated ones (the rows of the obfuscated embedding).
+SentimentAccuracy sentiment_utility(const InversionData& data, const ObfuslmSettings& s, const PrivateText& text,
+                                    const ObfuscatedVocabulary& v) {
+  const double nan = std::nan("");
+  if (!data.glove || data.train_sentences.empty()) return {nan, nan, nan};
+  const PrivateText train = encode_sentences(data, s.data, data.train_sentences, data.train_sentences.size());
+  const at::Tensor train_ids = at::tensor(train.flat, at::kLong), test_ids = at::tensor(text.flat, at::kLong);
+  return sentiment_accuracy(train, v.obfuscated_embedding.index_select(0, train_ids), text,
+                            v.obfuscated_embedding.index_select(0, test_ids));
+}
+
+// What one point measured, as its result row.
+struct Measures {
+  double cluster_seconds = 0;
+  ServerAttacks attacks;
+  ModelUtility model;
+  SentimentAccuracy sentiment{};
+};
+
+PointResult point_result(const ObfuslmSettings& s, const InversionData& data, const at::Tensor& table,
+                         const Clusters& clusters, const ObfuscatedVocabulary& v, const Measures& m) {
+  const std::vector<double> cosines = row_cosines(table, v.obfuscated_embedding);
+  const std::vector<double> ratios = row_norm_ratios(table, v.obfuscated_embedding);
+  const auto mean = [](const std::vector<double>& values) {
+    double sum = 0;
+    for (double value : values) sum += value;
+    return values.empty() ? std::nan("") : sum / static_cast<double>(values.size());
+  };
+  std::int64_t singletons = 0;
+  for (std::int64_t c = 0; c < clusters.count(); ++c) singletons += clusters.size(c) == 1;
+  const Recovery& rows = m.attacks.rows;
+  const Recovery& stream = m.attacks.stream;
+  const AnonymityGame& game = m.attacks.game;
+  const LanguageModelUtility& lm = m.model.lm;
+
+  PointResult result;
+  const double V = static_cast<double>(table.size(0));
+  result.numbers = {{"k", static_cast<double>(s.options.k)},
+                    {"epsilon", s.options.epsilon},
+                    {"threshold", s.options.threshold},
+                    {"vocabulary_size", V},
+                    {"clusters", static_cast<double>(clusters.count())},
+                    {"mean_cluster_size", V / static_cast<double>(clusters.count())},
+                    {"singleton_share", static_cast<double>(singletons) / static_cast<double>(clusters.count())},
+                    {"vocab_top1_recovery", rows.top1},
+                    {"vocab_topk_recovery", rows.topk},
+                    {"stream_top1_recovery", stream.top1},
+                    {"stream_topk_recovery", stream.topk},
+                    {"stream_rouge_l", stream.rouge_l},
+                    {"anonymity_pairs", static_cast<double>(game.pairs)},
+                    {"anonymity_accuracy", game.accuracy},
+                    {"anonymity_eps_lower_median", game.lower_bound_median},
+                    {"anonymity_eps_lower_max", game.lower_bound_max},
+                    {"anonymity_share_above_claim", game.share_above_claim},
+                    {"mean_cosine", mean(cosines)},
+                    {"mean_norm_ratio", mean(ratios)},
+                    {"max_abs_weight", v.synthesis.max_abs_weight},
+                    {"negative_weight_sums", static_cast<double>(v.synthesis.negative_sums)},
+                    {"lm_next_token_agreement", lm.next_token_agreement},
+                    {"lm_perplexity_clean", lm.perplexity_clean},
+                    {"lm_perplexity_obfuscated", lm.perplexity_perturbed},
+                    {"sentiment_accuracy_clean", m.sentiment.clean},
+                    {"sentiment_accuracy_obfuscated", m.sentiment.train_perturbed},
+                    {"cluster_seconds", m.cluster_seconds}};
+  result.strings = {{"vocabulary", s.data.vocabulary},
+                    {"normalization", s.options.normalization == WeightNormalization::sum ? "sum" : "exp"},
+                    {"generated_text", m.model.generated}};
+  std::ostringstream headline;
+  headline.precision(3);
+  headline << "top1=" << rows.top1 << " stream_rouge_l=" << stream.rouge_l << " anonymity_eps_lb=" << game.lower_bound_max;
+  if (data.model) headline << " lm_agreement=" << lm.next_token_agreement;
+  if (data.glove) headline << " sentiment=" << m.sentiment.train_perturbed;
+  result.headline = headline.str();
+  return result;
 }
 
 class ObfuslmExperiment final : public ExperimentType {
@@ -157,9 +287,28 @@ language_model:         # stories260k: texts the clean model writes, read by the
 
   double estimate_seconds(const YAML::Node& config) const override {
     const ObfuslmSettings s = read_settings(config);
-    if (s.data.vocabulary == "stories260k") return 1.0 + 0.02 * static_cast<double>(s.data.stories * s.data.story_tokens);
-    const double V = s.data.glove_words > 0 ? static_cast<double>(s.data.glove_words) : 341479.0;
-    return 2.0 + V * V * 100 * 2 / 3e10 / 4 + static_cast<double>(s.vocabulary_sample) * V * 200 / 3e10;
+    // stories260k: a fixed second plus a rate per token the clean model writes and the
+    // obfuscated one reads, both set by hand; configs/paper/obfuslm_stories260k.yaml (8 x 48
+    // tokens a row) ran 112 rows in 98 s (docs/obfuslm.md), about 10x below this estimate.
+    constexpr double kStoriesFixedSeconds = 1.0;
+    constexpr double kSecondsPerModelToken = 0.02;
+    if (s.data.vocabulary == "stories260k") {
+      return kStoriesFixedSeconds + kSecondsPerModelToken * static_cast<double>(s.data.stories * s.data.story_tokens);
+    }
+    // glove: the two GEMMs, at the float GEMM rate of nearest_rows on this kind of 2-vCPU
+    // machine (26.9-30.9 GFLOP/s, bench/README.md, `knn`): EmbedCluster's V x V x d similarities
+    // (run once per k and threshold, then cached across eps: counted as a quarter of it per row,
+    // as if each (k, threshold) had four eps values) and the KNN of the attacked sample against
+    // the V rows. The measured EmbedCluster (72-110 s per k at V = 50,000, docs/obfuslm.md) is
+    // 4-7x that GEMM alone, so glove rows are underestimated.
+    constexpr double kGloveFixedSeconds = 2.0;
+    constexpr double kGloveWords = 341479.0;  // rows of the wink GloVe table (data.glove_words: 0)
+    constexpr double kGloveDim = 100.0;
+    constexpr double kGemmFlopsPerSecond = 3e10;
+    constexpr double kClusteringsPerRow = 1.0 / 4;
+    const double V = s.data.glove_words > 0 ? static_cast<double>(s.data.glove_words) : kGloveWords;
+    return kGloveFixedSeconds + V * V * kGloveDim * 2 / kGemmFlopsPerSecond * kClusteringsPerRow +
+           static_cast<double>(s.vocabulary_sample) * V * (2 * kGloveDim) / kGemmFlopsPerSecond;
   }
 
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
@@ -207,111 +356,21 @@ language_model:         # stories260k: texts the clean model writes, read by the
 
   PointResult run_point(const PointInput& input) const override {
     const ObfuslmSettings s = read_settings(input.config);
-    const InversionData& data = load_inversion_data(s.data);
+    const InversionData& data = load_inversion_data(s.data, input.cache);
     const PrivateText text = encode_sentences(data, s.data, data.sentences, static_cast<std::size_t>(s.data.max_sentences));
-    const at::Tensor& table = text.table;
-    const std::string table_key = s.data.vocabulary == "glove" ? s.data.glove + "#" + std::to_string(s.data.glove_words)
-                                                               : s.data.model;
     const std::uint64_t seed = derive_seed(input.point.seed, input.point.point_id, "obfuslm");
 
     // The client's side: cluster (cached across eps), synthesise, shuffle.
-    double cluster_seconds = 0;
-    const Clusters& clusters = cached_clusters(table_key, table, cluster_options(s.options, seed), &cluster_seconds);
-    const ObfuscatedVocabulary v = obfuscate_vocabulary(table, at::Tensor(), clusters, s.options, seed);
+    Measures m;
+    const Clusters& clusters =
+        cached_clusters(input.cache, table_key(s.data), text.table, cluster_options(s.options, seed), &m.cluster_seconds);
+    const ObfuscatedVocabulary v = obfuscate_vocabulary(text.table, at::Tensor(), clusters, s.options, seed);
 
-    // The server's attacks.
-    // Rows attacked: all but the special tokens and, for stories260K, the byte-fallback tokens
-    // (untrained near-duplicate rows: not even the clean rows can be told apart).
-    at::Tensor attacked = ~text.special;
-    if (data.tokenizer) {
-      for (std::int64_t id = 0; id < table.size(0); ++id) {
-        if (data.tokenizer->is_byte(id)) attacked[id] = false;
-      }
-    }
-    const Recovery rows = attack_obfuscated_rows(v, table, text.special, attacked, s.data.k, s.vocabulary_sample,
-                                                 derive_seed(input.point.seed, input.point.point_id, "attack_sample"));
-    const Recovery stream = attack_token_stream(v, table, text.special, s.data.k, text.flat, text.spans);
-    const AnonymityGame game = anonymity_game(v, table, s.options, s.anonymity_clusters, s.anonymity_trials,
-                                              s.confidence, derive_seed(input.point.seed, input.point.point_id, "anonymity"));
-
-    // Utility.
-    const double nan = std::nan("");
-    LanguageModelUtility lm{nan, nan, nan};
-    std::string generated;
-    if (data.model) {
-      const Llama2cModel server = data.model->with_vocabulary(v.server_embedding, v.server_embedding);
-      if (s.data.stories > 0) {
-        const at::Tensor texts = sample_texts(
-            *data.model, s.data.stories, s.data.story_tokens, s.data.temperature,
-            derive_seed(input.point.seed, fnv1a64(flow_yaml(input.config["language_model"])), "texts"));
-        lm = obfuscated_model_utility(*data.model, server, v, texts);
-      }
-      if (s.generate > 0) {
-        generated = data.tokenizer->decode(
-            generate_through_flow(server, v, data.tokenizer->encode(s.prompt), s.generate));
-      }
-    }
-    double accuracy_clean = nan, accuracy_obfuscated = nan;
-    if (data.glove && !data.train_sentences.empty()) {
-      const PrivateText train = encode_sentences(data, s.data, data.train_sentences, data.train_sentences.size());
-      const at::Tensor train_ids = at::tensor(train.flat, at::kLong), test_ids = at::tensor(text.flat, at::kLong);
-      const auto accuracy = [&](const at::Tensor& rows_table) {
-        const SentenceFeatures tr = mean_pooled(train, rows_table.index_select(0, train_ids));
-        const SentenceFeatures te = mean_pooled(text, rows_table.index_select(0, test_ids));
-        return LogisticRegression::fit(tr.features, tr.labels).accuracy(te.features, te.labels);
-      };
-      accuracy_clean = accuracy(table);
-      accuracy_obfuscated = accuracy(v.obfuscated_embedding);
-    }
-    const std::vector<double> cosines = row_cosines(table, v.obfuscated_embedding);
-    const std::vector<double> ratios = row_norm_ratios(table, v.obfuscated_embedding);
-    const auto mean = [](const std::vector<double>& values) {
-      double sum = 0;
-      for (double value : values) sum += value;
-      return values.empty() ? std::nan("") : sum / static_cast<double>(values.size());
-    };
-    std::int64_t singletons = 0;
-    for (std::int64_t c = 0; c < clusters.count(); ++c) singletons += clusters.size(c) == 1;
-
-    PointResult result;
-    const double V = static_cast<double>(table.size(0));
-    result.numbers = {{"k", static_cast<double>(s.options.k)},
-                      {"epsilon", s.options.epsilon},
-                      {"threshold", s.options.threshold},
-                      {"vocabulary_size", V},
-                      {"clusters", static_cast<double>(clusters.count())},
-                      {"mean_cluster_size", V / static_cast<double>(clusters.count())},
-                      {"singleton_share", static_cast<double>(singletons) / static_cast<double>(clusters.count())},
-                      {"vocab_top1_recovery", rows.top1},
-                      {"vocab_topk_recovery", rows.topk},
-                      {"stream_top1_recovery", stream.top1},
-                      {"stream_topk_recovery", stream.topk},
-                      {"stream_rouge_l", stream.rouge_l},
-                      {"anonymity_pairs", static_cast<double>(game.pairs)},
-                      {"anonymity_accuracy", game.accuracy},
-                      {"anonymity_eps_lower_median", game.lower_bound_median},
-                      {"anonymity_eps_lower_max", game.lower_bound_max},
-                      {"anonymity_share_above_claim", game.share_above_claim},
-                      {"mean_cosine", mean(cosines)},
-                      {"mean_norm_ratio", mean(ratios)},
-                      {"max_abs_weight", v.synthesis.max_abs_weight},
-                      {"negative_weight_sums", static_cast<double>(v.synthesis.negative_sums)},
-                      {"lm_next_token_agreement", lm.next_token_agreement},
-                      {"lm_perplexity_clean", lm.perplexity_clean},
-                      {"lm_perplexity_obfuscated", lm.perplexity_perturbed},
-                      {"sentiment_accuracy_clean", accuracy_clean},
-                      {"sentiment_accuracy_obfuscated", accuracy_obfuscated},
-                      {"cluster_seconds", cluster_seconds}};
-    result.strings = {{"vocabulary", s.data.vocabulary},
-                      {"normalization", s.options.normalization == WeightNormalization::sum ? "sum" : "exp"},
-                      {"generated_text", generated}};
-    std::ostringstream headline;
-    headline.precision(3);
-    headline << "top1=" << rows.top1 << " stream_rouge_l=" << stream.rouge_l << " anonymity_eps_lb=" << game.lower_bound_max;
-    if (data.model) headline << " lm_agreement=" << lm.next_token_agreement;
-    if (data.glove) headline << " sentiment=" << accuracy_obfuscated;
-    result.headline = headline.str();
-    return result;
+    // The server's attacks, then the utility left.
+    m.attacks = server_attacks(data, s, text, v, input.point);
+    m.model = model_utility(data, s, v, input);
+    m.sentiment = sentiment_utility(data, s, text, v);
+    return point_result(s, data, text.table, clusters, v, m);
   }
 };
 

@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
-#include <mutex>
 
 #include "data/data_paths.h"
 #include "data/embedding_formats.h"
@@ -54,18 +52,11 @@ InversionSettings read_inversion_settings(const YAML::Node& c) {
   return s;
 }
 
-const InversionData& load_inversion_data(const InversionSettings& s) {
-  static std::mutex mutex;
-  static std::map<std::string, InversionData> cache;
-  const bool glove = s.vocabulary == "glove";
-  std::string key = glove ? s.glove + "\n" + std::to_string(s.glove_words) + "\n" + s.sentences
-                          : s.model + "\n" + s.tokenizer + "\n" + s.sentences;
-  for (const std::string& file : s.train_sentences) key += "\n" + file;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto found = cache.find(key);
-  if (found != cache.end()) return found->second;
+namespace {
+
+InversionData read_inversion_data(const InversionSettings& s) {
   InversionData loaded;
-  if (glove) {
+  if (s.vocabulary == "glove") {
     EmbeddingTable table = load_cached_glove(resolve_data_path(s.glove));
     if (s.glove_words > 0) table = table.first(s.glove_words);
     loaded.glove = std::make_shared<const EmbeddingTable>(std::move(table));
@@ -80,7 +71,16 @@ const InversionData& load_inversion_data(const InversionSettings& s) {
       loaded.train_sentences.push_back(std::move(sentence));
     }
   }
-  return cache.emplace(key, std::move(loaded)).first->second;
+  return loaded;
+}
+
+}  // namespace
+
+const InversionData& load_inversion_data(const InversionSettings& s, RunCache& cache) {
+  std::string key = s.vocabulary == "glove" ? s.glove + "\n" + std::to_string(s.glove_words) + "\n" + s.sentences
+                                            : s.model + "\n" + s.tokenizer + "\n" + s.sentences;
+  for (const std::string& file : s.train_sentences) key += "\n" + file;
+  return cache.get_or_make<InversionData>("inversion_data\n" + key, [&] { return read_inversion_data(s); });
 }
 
 bool has_word_character(const std::string& piece) {

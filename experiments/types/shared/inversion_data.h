@@ -14,6 +14,7 @@
 #include "data/embedding_table.h"
 #include "data/llama2c_tokenizer.h"
 #include "data/sentiment_corpus.h"
+#include "experiments/engine/run_cache.h"
 #include "models/llama2c_model.h"
 
 namespace embpriv {
@@ -29,7 +30,8 @@ struct InversionSettings {
 // Reads and checks a point's settings; throws ConfigError naming the key.
 InversionSettings read_inversion_settings(const YAML::Node& config);
 
-// Models, tokenizers and tables, loaded once per run (cached by their files), not once per point.
+// Models, tokenizers and tables, loaded once per run (kept in the run's cache under the files
+// and sizes they come from), not once per point.
 struct InversionData {
   std::shared_ptr<const Llama2cModel> model;          // stories260k
   std::shared_ptr<const Llama2cTokenizer> tokenizer;  // stories260k
@@ -37,7 +39,7 @@ struct InversionData {
   std::vector<LabelledSentence> sentences;
   std::vector<LabelledSentence> train_sentences;      // for the sentiment classifier
 };
-const InversionData& load_inversion_data(const InversionSettings& s);
+const InversionData& load_inversion_data(const InversionSettings& s, RunCache& cache);
 
 // The private text as the attacked system sees it: token rows of a public table.
 struct PrivateText {
