@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "apps/keys_command.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "experiments/types/bounds/bounds_config.h"
@@ -117,16 +118,17 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
 
   CLI::App* mechanisms_cmd =
       app.add_subcommand("mechanisms", "List the mechanisms and the keys each accepts");
+  const KeysCommand keys(app);
 
   const std::vector<CLI::App*> commands = {bounds_cmd, run_cmd, merge_cmd, plot_cmd, info_cmd,
-                                           mechanisms_cmd};
+                                           mechanisms_cmd, keys.command()};
   for (CLI::App* sub : commands) sub->fallthrough();
   const std::string first = argc > 1 ? argv[1] : "";
   const bool known = std::any_of(commands.begin(), commands.end(),
                                  [&](CLI::App* sub) { return sub->get_name() == first; });
   if (!first.empty() && first[0] != '-' && !known) {
     std::cerr << "embpriv: error: unknown command '" << argv[1]
-              << "'; valid: bounds, run, merge, plot, info, mechanisms (see embpriv --help)\n";
+              << "'; valid: bounds, run, merge, plot, info, mechanisms, keys (see embpriv --help)\n";
     return 2;
   }
   try {
@@ -170,6 +172,7 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
       list_mechanisms(registry);
       return 0;
     }
+    if (*keys.command()) return keys.run(default_experiment_registry(), std::cout);
   } catch (const Error& e) {
     std::cerr << "embpriv: error: " << e.what() << "\n";
     return e.exit_code();

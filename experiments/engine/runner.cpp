@@ -186,6 +186,7 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
       record.error = e.what();
       ++failed;
     }
+    if (record.ok) check_result_columns(*plan.type, record.result);  // a bug of the type: stop loudly
     record.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     std::ostringstream line;
     line << "[" << ++done_now << "/" << todo.size() << "] row " << point->row << " "
