@@ -31,6 +31,12 @@ bool is_bool(const YAML::Node& node) {
   return plain_scalar(node) && YAML::convert<bool>::decode(node, value);
 }
 
+// A value as the messages show it: quoted text stays quoted ("got '8' (quoted: text)").
+std::string shown(const YAML::Node& value) {
+  if (value.IsScalar() && value.Tag() == "!") return "'" + value.Scalar() + "' (quoted: text)";
+  return flow_yaml(value);
+}
+
 // The shortest decimal text that reads back as the same double (0.1, not 0.10000000000000001).
 std::string shortest(double value) {
   if (value == std::round(value) && std::abs(value) < 1e15) return std::to_string(static_cast<std::int64_t>(value));
@@ -77,8 +83,9 @@ bool is_choice(const ConfigKey& key, const YAML::Node& value) {
 std::string single_value_problem(const ConfigKey& key, const YAML::Node& value, const std::string& whole) {
   const bool list = key.is_list();
   const std::string must = key.path + (list ? " must hold only values " : " must be ");
-  if ((key.kind == KeyKind::integer || key.kind == KeyKind::number || key.kind == KeyKind::numbers) &&
-      !in_range(key, value.as<double>())) {
+  const bool numeric = key.kind == KeyKind::integer || key.kind == KeyKind::number || key.kind == KeyKind::numbers ||
+                       key.kind == KeyKind::integers;
+  if (numeric && !in_range(key, value.as<double>())) {
     return must + range_text(key) + ", got " + whole;
   }
   if (!is_choice(key, value)) {
@@ -106,6 +113,7 @@ const char* kind_name(KeyKind kind) {
     case KeyKind::text: return "text";
     case KeyKind::boolean: return "true/false";
     case KeyKind::numbers: return "list of numbers";
+    case KeyKind::integers: return "list of integers";
     case KeyKind::texts: return "list of texts";
     case KeyKind::open_map: return "map";
     case KeyKind::open_list: return "list";
@@ -128,6 +136,12 @@ ConfigKey ConfigKey::boolean(std::string path, bool fallback, std::string help) 
 }
 ConfigKey ConfigKey::numbers(std::string path, std::string fallback_yaml, std::string help) {
   return declared(std::move(path), KeyKind::numbers, std::move(fallback_yaml), std::move(help));
+}
+ConfigKey ConfigKey::integers(std::string path, const std::vector<std::int64_t>& fallback, std::string help) {
+  YAML::Node list(YAML::NodeType::Sequence);
+  for (std::int64_t value : fallback) list.push_back(value);
+  list.SetStyle(YAML::EmitterStyle::Flow);
+  return declared(std::move(path), KeyKind::integers, flow_yaml(list), std::move(help));
 }
 ConfigKey ConfigKey::texts(std::string path, const std::vector<std::string>& fallback, std::string help) {
   YAML::Node list(YAML::NodeType::Sequence);
@@ -178,7 +192,7 @@ std::string ConfigKey::allowed() const {
 }
 
 std::string kind_problem(const ConfigKey& key, const YAML::Node& value) {
-  const std::string got = ", got " + flow_yaml(value);
+  const std::string got = ", got " + shown(value);
   bool finite = true;
   switch (key.kind) {
     case KeyKind::integer:
@@ -197,6 +211,11 @@ std::string kind_problem(const ConfigKey& key, const YAML::Node& value) {
         if (all) return "";
       }
       return key.path + " must be a list of finite numbers" + got;
+    case KeyKind::integers:
+      if (value.IsSequence() && std::all_of(value.begin(), value.end(), [](const YAML::Node& e) { return is_integer(e); })) {
+        return "";
+      }
+      return key.path + " must be a list of integers" + got;
     case KeyKind::texts:
       if (value.IsSequence() && std::all_of(value.begin(), value.end(), [](const YAML::Node& e) { return e.IsScalar(); })) {
         return "";
@@ -214,7 +233,7 @@ std::string kind_problem(const ConfigKey& key, const YAML::Node& value) {
 std::string value_problem(const ConfigKey& key, const YAML::Node& value) {
   std::string problem = kind_problem(key, value);
   if (!problem.empty()) return problem;
-  if (key.kind == KeyKind::numbers || key.kind == KeyKind::texts) {
+  if (key.kind == KeyKind::numbers || key.kind == KeyKind::integers || key.kind == KeyKind::texts) {
     for (const auto& entry : value) {
       problem = single_value_problem(key, entry, flow_yaml(entry));
       if (!problem.empty()) return problem;

@@ -26,6 +26,7 @@ enum class KeyKind {
   text,      // any single value (a name may look like a number)
   boolean,   // true or false
   numbers,   // a list of finite numbers
+  integers,  // a list of whole numbers
   texts,     // a list of single values
   open_map,  // a map whose contents another part checks (mechanism: the mechanism registry)
   open_list, // a list whose entries another part checks (plots: the run plan)
@@ -41,7 +42,7 @@ struct ConfigKey {
   std::string default_yaml;  // the default as written in a config; the stored config keeps it
                              // verbatim ("1.0e-3" stays "1.0e-3", "2.0" stays "2.0")
   std::string help;          // one line
-  std::optional<double> min, max;  // integers, numbers and lists of numbers (each value)
+  std::optional<double> min, max;  // integers, numbers and lists of them (each value)
   bool min_exclusive = false, max_exclusive = false;
   std::vector<std::string> choices;  // text and lists of texts (each value); empty: any
   bool flow_style = false;           // section: written {a: 1, b: 2}
@@ -52,6 +53,7 @@ struct ConfigKey {
   static ConfigKey text(std::string path, std::string fallback, std::string help);
   static ConfigKey boolean(std::string path, bool fallback, std::string help);
   static ConfigKey numbers(std::string path, std::string fallback_yaml, std::string help);
+  static ConfigKey integers(std::string path, const std::vector<std::int64_t>& fallback, std::string help);
   static ConfigKey texts(std::string path, const std::vector<std::string>& fallback, std::string help);
   static ConfigKey open_map(std::string path, std::string fallback_yaml, std::string help);
   static ConfigKey open_list(std::string path, std::string fallback_yaml, std::string help);
@@ -65,7 +67,9 @@ struct ConfigKey {
   ConfigKey& one_of(std::vector<std::string> names);
   ConfigKey& flow();
 
-  bool is_list() const { return kind == KeyKind::numbers || kind == KeyKind::texts || kind == KeyKind::open_list; }
+  bool is_list() const {
+    return kind == KeyKind::numbers || kind == KeyKind::integers || kind == KeyKind::texts || kind == KeyKind::open_list;
+  }
   // ">= 2", "in (0, 1]", "one of: none, punctuation", or "" when anything of the kind goes.
   std::string allowed() const;
 };

