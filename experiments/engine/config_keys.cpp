@@ -80,13 +80,13 @@ bool is_choice(const ConfigKey& key, const YAML::Node& value) {
 }
 
 // The range or choice problem of one value of the key (a list key: of one of its entries).
-std::string single_value_problem(const ConfigKey& key, const YAML::Node& value, const std::string& whole) {
+std::string single_value_problem(const ConfigKey& key, const YAML::Node& value) {
   const bool list = key.is_list();
   const std::string must = key.path + (list ? " must hold only values " : " must be ");
   const bool numeric = key.kind == KeyKind::integer || key.kind == KeyKind::number || key.kind == KeyKind::numbers ||
                        key.kind == KeyKind::integers;
   if (numeric && !in_range(key, value.as<double>())) {
-    return must + range_text(key) + ", got " + whole;
+    return must + range_text(key) + ", got " + flow_yaml(value);
   }
   if (!is_choice(key, value)) {
     return key.path + (list ? " must hold only " : " must be ") + choice_list(key.choices) + ", got '" +
@@ -235,13 +235,13 @@ std::string value_problem(const ConfigKey& key, const YAML::Node& value) {
   if (!problem.empty()) return problem;
   if (key.kind == KeyKind::numbers || key.kind == KeyKind::integers || key.kind == KeyKind::texts) {
     for (const auto& entry : value) {
-      problem = single_value_problem(key, entry, flow_yaml(entry));
+      problem = single_value_problem(key, entry);
       if (!problem.empty()) return problem;
     }
     return "";
   }
   if (key.kind == KeyKind::integer || key.kind == KeyKind::number || key.kind == KeyKind::text) {
-    return single_value_problem(key, value, flow_yaml(value));
+    return single_value_problem(key, value);
   }
   return "";
 }
