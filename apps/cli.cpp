@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "apps/bounds_config.h"
+#include "apps/keys_command.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "experiments/engine/runner.h"
@@ -140,6 +141,11 @@ Command mechanisms_command(CLI::App& app, const MechanismRegistry& registry) {
           }};
 }
 
+Command keys_command(CLI::App& app) {
+  auto keys = std::make_shared<KeysCommand>(app);  // CLI11 holds the addresses of its members
+  return {keys->command(), [keys] { return keys->run(default_experiment_registry(), std::cout); }};
+}
+
 // Runs the parsed command; errors become one line on stderr and the exit code of their kind.
 int act(const Command& command) {
   try {
@@ -163,7 +169,8 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
   app.add_flag("-q,--quiet", quiet, "Print only results and errors");
   const std::vector<Command> commands = {
       bounds_command(app, registry), run_command(app, registry),  merge_command(app, registry),
-      plot_command(app, registry),   info_command(app),           mechanisms_command(app, registry)};
+      plot_command(app, registry),   info_command(app),           mechanisms_command(app, registry),
+      keys_command(app)};
   std::string names;
   for (const Command& c : commands) {
     c.app->fallthrough();

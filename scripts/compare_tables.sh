@@ -4,6 +4,8 @@
 # exactly. Used to show that a refactoring changes no number.
 # Usage: scripts/compare_tables.sh OLD_EMBPRIV NEW_EMBPRIV CONFIG... [-- OVERRIDE...]
 # OLD_EMBPRIV may also be a folder of results files made earlier, NAME.h5 for configs/.../NAME.yaml.
+# EXCLUDE_COLUMNS="a b" leaves /table columns out of the comparison (wall times such as
+# obfuslm's cluster_seconds differ between any two runs).
 # Exits 0 iff every config gives identical /table and /curves; prints one line per config.
 set -euo pipefail
 old=$1 new=$2
@@ -13,6 +15,9 @@ while [[ $# -gt 0 && $1 != "--" ]]; do configs+=("$1"); shift; done
 [[ $# -gt 0 ]] && { shift; overrides=("$@"); }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+exclude=()
+# --exclude-path is relative to the group compared.
+for column in ${EXCLUDE_COLUMNS:-}; do exclude+=(--exclude-path "/$column"); done
 status=0
 for config in "${configs[@]}"; do
   name=$(basename "$config" .yaml)
@@ -28,14 +33,15 @@ for config in "${configs[@]}"; do
   differences=""
   for group in /table /curves; do
     if h5ls "$work/$name.old.h5/${group#/}" > /dev/null 2>&1 || h5ls "$work/$name.new.h5/${group#/}" > /dev/null 2>&1; then
-      h5diff -q "$work/$name.old.h5" "$work/$name.new.h5" "$group" "$group" > /dev/null 2>&1 || differences+=" $group"
+      h5diff -q "${exclude[@]}" "$work/$name.old.h5" "$work/$name.new.h5" "$group" "$group" > /dev/null 2>&1 \
+        || differences+=" $group"
     fi
   done
   if [[ -z $differences ]]; then
     echo "identical: $config"
   else
     echo "DIFFERENT:$differences: $config"
-    h5diff -r "$work/$name.old.h5" "$work/$name.new.h5" /table /table 2>&1 | head -20 || true
+    h5diff -r "${exclude[@]}" "$work/$name.old.h5" "$work/$name.new.h5" /table /table 2>&1 | head -20 || true
     status=1
   fi
 done

@@ -16,47 +16,25 @@ std::string join_keys(const YAML::Node& map) {
   return out.str();
 }
 
-bool is_number(const YAML::Node& node) {
-  double value;
-  return node.IsScalar() && YAML::convert<double>::decode(node, value) &&
-         node.Tag() != "!";  // quoted "1" has the tag "!" and stays text
-}
-
-bool is_bool(const YAML::Node& node) {
-  bool value;
-  return node.IsScalar() && node.Tag() != "!" && YAML::convert<bool>::decode(node, value);
-}
-
-std::string kind_of(const YAML::Node& node) {
-  if (node.IsMap()) return "a map";
-  if (node.IsSequence()) return "a list";
-  if (node.IsNull()) return "empty";
-  if (is_bool(node)) return "true/false";
-  if (is_number(node)) return "a number";
-  return "text";
-}
-
-// Whether a value may stand where the default stands.
-bool same_kind(const YAML::Node& value, const YAML::Node& fallback) {
-  if (fallback.IsMap()) return value.IsMap();
-  if (fallback.IsSequence()) return value.IsSequence();
-  if (is_bool(fallback)) return is_bool(value);
-  if (is_number(fallback)) return is_number(value);
-  return value.IsScalar();  // text: any scalar (a name may look like a number)
-}
-
 std::string joined(const std::string& prefix, const std::string& key) {
   return prefix.empty() ? key : prefix + "." + key;
+}
+
+// The kind problem of a value at a known path ("" when fine); inside an open map its owner
+// checks it per point; a map the declarations make without declaring it (data) must be a map.
+std::string kind_problem_at(const ConfigSchema& schema, const std::string& path, const YAML::Node& value) {
+  if (const ConfigKey* key = schema.find(path)) return kind_problem(*key, value);
+  for (const std::string& open : schema.open_paths) {
+    if (path.rfind(open + ".", 0) == 0) return "";
+  }
+  return value.IsMap() ? "" : path + " must be a map, got " + flow_yaml(value);
 }
 
 void check_value(const ConfigDocument& document, const ConfigSchema& schema,
                  const std::string& path, const YAML::Node& value) {
   if (schema.open_paths.count(path)) return;
-  const YAML::Node fallback = find_path(schema.defaults, path);
-  if (!same_kind(value, fallback)) {
-    throw Error(document.location(path) + ": " + path + " must be " + kind_of(fallback) +
-                " (like its default " + flow_yaml(fallback) + "), got " + flow_yaml(value));
-  }
+  const std::string problem = kind_problem_at(schema, path, value);
+  if (!problem.empty()) throw Error(document.location(path) + ": " + problem);
 }
 
 void check_map(const ConfigDocument& document, const ConfigSchema& schema, const YAML::Node& map,
@@ -89,22 +67,35 @@ void check_sweep_list(const ConfigDocument& document, const ConfigSchema& schema
     throw Error(where + ": sweep." + path + " must be a non-empty list of values, got " +
                 (values.IsSequence() ? std::string("[]") : flow_yaml(values)));
   }
-  const YAML::Node fallback = find_path(schema.defaults, path);
-  if (!fallback) return;  // inside an open path (e.g. mechanism.clip_norm): checked per point
+  if (!find_path(schema.defaults, path)) return;  // inside an open path (e.g. mechanism.clip_norm): checked per point
   for (const auto& value : values) {
-    if (!same_kind(value, fallback)) {
-      throw Error(where + ": sweep." + path + " holds " + flow_yaml(value) + ", but " + path +
-                  " must be " + kind_of(fallback) + " (like its default " + flow_yaml(fallback) +
-                  ")");
-    }
+    const std::string problem = kind_problem_at(schema, path, value);
+    if (!problem.empty()) throw Error(where + ": sweep." + path + " holds " + flow_yaml(value) + ": " + problem);
   }
 }
 
 }  // namespace
 
+ConfigSchema make_config_schema(ConfigKeys keys) {
+  ConfigSchema schema;
+  schema.defaults = defaults_document(keys);
+  for (const ConfigKey& key : keys) {
+    if (key.kind == KeyKind::open_map && key.path != "sweep") schema.open_paths.insert(key.path);
+  }
+  schema.keys = std::move(keys);
+  return schema;
+}
+
+const ConfigKey* ConfigSchema::find(const std::string& path) const {
+  for (const ConfigKey& key : keys) {
+    if (key.path == path) return &key;
+  }
+  return nullptr;
+}
+
 bool ConfigSchema::is_list_key(const std::string& path) const {
-  const YAML::Node node = find_path(defaults, path);
-  return node && node.IsSequence();
+  const ConfigKey* key = find(path);
+  return key && key->is_list();
 }
 
 bool ConfigSchema::knows(const std::string& path) const {

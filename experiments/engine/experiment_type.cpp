@@ -24,6 +24,14 @@ std::vector<std::string> ExperimentRegistry::names() const {
   return names;
 }
 
+void PointResult::set(const std::string& column, double value) {
+  EMBPRIV_ASSERT(numbers.emplace(column, value).second, "column " << column << " is set twice");
+}
+
+void PointResult::set(const std::string& column, std::string value) {
+  EMBPRIV_ASSERT(strings.emplace(column, std::move(value)).second, "column " << column << " is set twice");
+}
+
 void require_key(bool ok, const std::string& path, const std::string& problem) {
   if (!ok) throw ConfigError(path, path + " " + problem);
 }

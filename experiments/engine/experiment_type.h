@@ -5,14 +5,16 @@
 #include <yaml-cpp/yaml.h>
 
 #include <iosfwd>
+#include <map>
 #include <memory>
-#include <set>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "experiments/engine/config_document.h"
 #include "experiments/engine/run_cache.h"
+#include "experiments/engine/config_keys.h"
 #include "experiments/plots/standard_plots.h"
 #include "experiments/engine/sweep_grid.h"
 #include "mechanisms/registry.h"
@@ -26,11 +28,18 @@ struct PointInput {
   RunCache& cache;  // what the points of this run share (loaded data, models, clusters)
 };
 
+// One row's results. Columns are set by name, in any order: the engine writes them in the
+// order the type declares them (number_columns, string_columns) and stops with an internal
+// error when an ok row sets a column the type does not declare, or leaves a declared one unset.
 struct PointResult {
-  std::vector<std::pair<std::string, double>> numbers;       // the type's number columns
-  std::vector<std::pair<std::string, std::string>> strings;  // the type's string columns
+  std::map<std::string, double> numbers;       // the type's number columns, by name
+  std::map<std::string, std::string> strings;  // the type's string columns, by name
   std::vector<std::pair<std::string, std::vector<double>>> curves;
   std::string headline;  // a short summary for the log line ("mean_cosine=0.894")
+
+  // Sets a number (or string) column; setting one twice is an internal error.
+  void set(const std::string& column, double value);
+  void set(const std::string& column, std::string value);
 };
 
 class ExperimentType {
@@ -38,13 +47,15 @@ class ExperimentType {
   virtual ~ExperimentType() = default;
   virtual std::string name() const = 0;
   virtual std::string summary() const = 0;
-  // The type's own keys with their defaults, as YAML (the engine adds its common keys).
-  virtual std::string default_config() const = 0;
-  // Keys whose contents are checked by check_point rather than against the defaults.
-  virtual std::set<std::string> open_paths() const { return {}; }
-  // Checks one point's resolved config; throws ConfigError(path, problem).
+  // The type's own keys (config_keys.h), in the order the stored config lists them; the engine
+  // adds its common keys (run_plan.h: common_keys) and checks every value's kind, range and
+  // choices before check_point sees it.
+  virtual ConfigKeys keys() const = 0;
+  // Checks what the declarations cannot: keys that depend on each other, files that must exist,
+  // the mechanism. Throws ConfigError(path, problem).
   virtual void check_point(const YAML::Node& config, const MechanismRegistry& mechanisms) const = 0;
-  // Columns every result row gets (NaN / "" on failed rows).
+  // Columns every result row gets, in this order (NaN / "" on failed rows); run_point sets each
+  // by name (PointResult::set).
   virtual std::vector<std::string> number_columns() const = 0;
   virtual std::vector<std::string> string_columns() const = 0;
   // A rough wall time of one point on one core of a machine like the CI one.
@@ -78,16 +89,23 @@ class ExperimentRegistry {
 };
 
 // Helpers for check_point / run_point: the value at a dotted path of a point's config as T, or
-// ConfigError(path, "PATH must be EXPECTED, got VALUE"); the point's mechanism, or
+// ConfigError(path, "PATH must be EXPECTED, got VALUE") (without `expected`: the kind of T, "an
+// integer"; a declared key has been checked already); the point's mechanism, or
 // ConfigError("mechanism", the registry's message).
 template <class T>
 T point_value(const YAML::Node& config, const std::string& path, const char* expected);
+template <class T>
+T point_value(const YAML::Node& config, const std::string& path);
 // Throws ConfigError(path, "PATH PROBLEM") unless ok.
 void require_key(bool ok, const std::string& path, const std::string& problem);
 // The string at `path` turned into a value by `parse` (an enum's parser, say); the parser's
 // embpriv::Error becomes ConfigError(path, "PATH: <why>").
 template <class Parse>
 auto point_choice(const YAML::Node& config, const std::string& path, const char* expected, Parse parse);
+template <class Parse>
+auto point_choice(const YAML::Node& config, const std::string& path, Parse parse) {
+  return point_choice(config, path, "text", parse);
+}
 // Resolves every (key, data file) pair (data/data_paths.h); a missing file throws
 // ConfigError(key, "KEY: <why>").
 void check_data_files(const std::vector<std::pair<std::string, std::string>>& files);
@@ -100,6 +118,27 @@ T point_value(const YAML::Node& config, const std::string& path, const char* exp
   } catch (const YAML::Exception&) {
     throw ConfigError(path, path + " must be " + expected + ", got " + flow_yaml(find_path(config, path)));
   }
+}
+
+// What a value of type T is, for point_value's message.
+template <class T>
+const char* expected_kind() {
+  if constexpr (std::is_same_v<T, bool>) {
+    return "true or false";
+  } else if constexpr (std::is_integral_v<T>) {
+    return "an integer";
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return "a number";
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return "text";
+  } else {
+    return "a list";
+  }
+}
+
+template <class T>
+T point_value(const YAML::Node& config, const std::string& path) {
+  return point_value<T>(config, path, expected_kind<T>());
 }
 
 template <class Parse>

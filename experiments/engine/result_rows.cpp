@@ -1,5 +1,6 @@
 #include "experiments/engine/result_rows.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "core/error.h"
@@ -58,15 +59,25 @@ YAML::Node swept_value(const RunPlan& plan, const GridPoint& point, const std::s
   return find_path(plan.base, path);
 }
 
+// An ok row must set exactly the columns its type declares, each of its kind.
 template <class T>
-const T* find_value(const std::vector<std::pair<std::string, T>>& values, const std::string& name) {
-  for (const auto& [key, value] : values) {
-    if (key == name) return &value;
+void check_columns(const ExperimentType& type, const std::map<std::string, T>& values,
+                   const std::vector<std::string>& declared, const char* kind) {
+  for (const auto& [name, value] : values) {
+    EMBPRIV_ASSERT(std::find(declared.begin(), declared.end(), name) != declared.end(),
+                   type.name() << " set the " << kind << " column '" << name << "', which it does not declare");
   }
-  return nullptr;
+  for (const std::string& name : declared) {
+    EMBPRIV_ASSERT(values.count(name), type.name() << " did not set its " << kind << " column '" << name << "'");
+  }
 }
 
 }  // namespace
+
+void check_result_columns(const ExperimentType& type, const PointResult& result) {
+  check_columns(type, result.numbers, type.number_columns(), "number");
+  check_columns(type, result.strings, type.string_columns(), "string");
+}
 
 ResultsTable table_from_records(const RunPlan& plan, const RowRecords& records) {
   ResultsTable table;
@@ -74,6 +85,7 @@ ResultsTable table_from_records(const RunPlan& plan, const RowRecords& records) 
   std::vector<std::string> status, errors;
   for (const auto& [row, record] : records) {
     const GridPoint& point = plan.grid.at(static_cast<std::size_t>(row));
+    if (record.ok) check_result_columns(*plan.type, record.result);
     rows.push_back(row);
     replicates.push_back(point.replicate);
     seeds.push_back(static_cast<std::int64_t>(point.seed));
@@ -107,17 +119,14 @@ ResultsTable table_from_records(const RunPlan& plan, const RowRecords& records) 
   for (const std::string& name : plan.type->number_columns()) {
     std::vector<double> values;
     for (const auto& [row, record] : records) {
-      const double* value = record.ok ? find_value(record.result.numbers, name) : nullptr;
-      EMBPRIV_ASSERT(!record.ok || value, plan.type->name() << " gave no value for column " << name);
-      values.push_back(value ? *value : std::numeric_limits<double>::quiet_NaN());
+      values.push_back(record.ok ? record.result.numbers.at(name) : std::numeric_limits<double>::quiet_NaN());
     }
     table.columns.push_back({name, values});
   }
   for (const std::string& name : plan.type->string_columns()) {
     std::vector<std::string> values;
     for (const auto& [row, record] : records) {
-      const std::string* value = record.ok ? find_value(record.result.strings, name) : nullptr;
-      values.push_back(value ? *value : "");
+      values.push_back(record.ok ? record.result.strings.at(name) : "");
     }
     table.columns.push_back({name, values});
   }
@@ -139,10 +148,10 @@ RowRecords records_from_table(const RunPlan& plan, const ResultsTable& table) {
     record.ok = true;
     record.seconds = table.seconds.empty() ? 0 : table.seconds[i];
     for (const std::string& name : plan.type->number_columns()) {
-      record.result.numbers.emplace_back(name, std::get<std::vector<double>>(table.column(name).values)[i]);
+      record.result.set(name, std::get<std::vector<double>>(table.column(name).values)[i]);
     }
     for (const std::string& name : plan.type->string_columns()) {
-      record.result.strings.emplace_back(name, std::get<std::vector<std::string>>(table.column(name).values)[i]);
+      record.result.set(name, std::get<std::vector<std::string>>(table.column(name).values)[i]);
     }
     if (const auto found = curves.find(rows[i]); found != curves.end()) {
       record.result.curves = found->second->arrays;

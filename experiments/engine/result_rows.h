@@ -19,8 +19,13 @@ struct RowRecord {
 
 using RowRecords = std::map<std::int64_t, RowRecord>;  // keyed by row index in the full grid
 
+// Throws an internal Error unless an ok row's result sets exactly the columns its type
+// declares (number_columns, string_columns).
+void check_result_columns(const ExperimentType& type, const PointResult& result);
+
 // The table of the rows done, sorted by row: row, replicate, seed, the swept keys, status,
-// error, then the type's columns (NaN / "" on failed rows); curves and timing included.
+// error, then the type's columns in their declared order (NaN / "" on failed rows); curves and
+// timing included.
 ResultsTable table_from_records(const RunPlan& plan, const RowRecords& records);
 
 // The ok rows of a results file of the same plan (failed rows are left out: they run again).

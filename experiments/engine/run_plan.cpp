@@ -11,33 +11,8 @@
 namespace embpriv {
 namespace {
 
-constexpr const char* kCommonKeys = R"(type: perturbation  # the experiment type
-name: ""            # results/NAME.h5; default: the config file's name
-description: ""     # free text, stored with the results
-seed: 1             # run seed; replicate r uses seed + r
-seeds: 1            # replicates of every grid point
-device: auto        # auto | cpu | cuda
-threads: 0          # 0: all cores
-out: ""             # results file; default results/NAME.h5
-plots: []           # extra figures: {name, x, y, group_by: [...], theory, log_x, log_y, title}
-sweep: {}           # key: [values], and zip: [{key: [...], other: [...]}]
-)";
-
-const std::set<std::string> kUnsweepable = {"type", "name", "description", "seed", "seeds",
-                                            "device", "threads", "out", "plots"};
 const std::set<std::string> kPlotKeys = {"name", "x", "y", "group_by", "theory",
                                          "log_x", "log_y", "title", "along", "page"};
-
-template <class T>
-T common_value(const ConfigDocument& document, const YAML::Node& base, const std::string& key,
-               const char* expected) {
-  try {
-    return base[key].as<T>();
-  } catch (const YAML::Exception&) {
-    throw Error(document.location(key) + ": " + key + " must be " + expected + ", got " +
-                flow_yaml(base[key]));
-  }
-}
 
 std::string path_stem(const std::string& path) {
   return std::filesystem::path(path).stem().string();
@@ -121,7 +96,28 @@ std::vector<PlotRequest> config_plots(const RunPlan& plan) {
 
 }  // namespace
 
-const char* common_config_keys() { return kCommonKeys; }
+const ConfigKeys& common_keys() {
+  static const ConfigKeys keys = {
+      ConfigKey::text("type", "", "the experiment type (required; `embpriv keys TYPE` lists its keys)"),
+      ConfigKey::text("name", "", "results/NAME.h5; default: the config file's name"),
+      ConfigKey::text("description", "", "free text, stored with the results"),
+      ConfigKey::integer("seed", 1, "run seed; replicate r uses seed + r").at_least(0),
+      ConfigKey::integer("seeds", 1, "replicates of every grid point").at_least(1),
+      ConfigKey::text("device", "auto", "auto, cpu, cuda or cuda:N"),
+      ConfigKey::integer("threads", 0, "0: all cores").at_least(0),
+      ConfigKey::text("out", "", "results file; default results/NAME.h5"),
+      ConfigKey::open_list("plots", "[]",
+                           "extra figures: {name, x, y, group_by: [...], theory, log_x, log_y, title, along, page}"),
+      ConfigKey::open_map("sweep", "{}", "key: [values], and zip: [{key: [...], other: [...]}]"),
+  };
+  return keys;
+}
+
+ConfigSchema schema_of(const ExperimentType& type) {
+  ConfigKeys keys = common_keys();
+  for (ConfigKey& key : type.keys()) keys.push_back(std::move(key));
+  return make_config_schema(std::move(keys));
+}
 
 std::string config_type_name(const ConfigDocument& document) {
   const YAML::Node type = document.root["type"];
@@ -139,11 +135,7 @@ RunPlan plan_from_document(ConfigDocument document, const std::vector<std::strin
   } catch (const Error& e) {
     throw Error(document.location("type") + ": " + e.what());
   }
-  plan.schema.defaults = YAML::Load(kCommonKeys);
-  for (const auto& entry : YAML::Load(plan.type->default_config())) {
-    plan.schema.defaults[entry.first.as<std::string>()] = entry.second;
-  }
-  plan.schema.open_paths = plan.type->open_paths();
+  plan.schema = schema_of(*plan.type);
   for (const std::string& text : overrides) {
     EMBPRIV_CHECK(text.rfind("type=", 0) != 0,
                   "command line '" << text << "': the experiment type comes from the config file");
@@ -158,13 +150,14 @@ RunPlan plan_from_document(ConfigDocument document, const std::vector<std::strin
   plan.document = std::move(document);
   plan.base = merge_over_defaults(plan.schema, plan.document.root);
 
-  plan.seed = common_value<std::uint64_t>(plan.document, plan.base, "seed", "an integer >= 0");
-  plan.seeds = common_value<std::int64_t>(plan.document, plan.base, "seeds", "an integer >= 1");
-  EMBPRIV_CHECK(plan.seeds >= 1,
-                plan.document.location("seeds") << ": seeds must be >= 1, got " << plan.seeds);
-  plan.threads = common_value<int>(plan.document, plan.base, "threads", "an integer >= 0");
-  EMBPRIV_CHECK(plan.threads >= 0,
-                plan.document.location("threads") << ": threads must be >= 0, got " << plan.threads);
+  try {  // the common keys cannot be swept: checked once, on the document's values
+    check_key_values(common_keys(), plan.base);
+  } catch (const ConfigError& e) {
+    throw Error(plan.document.location(e.path()) + ": " + e.what());
+  }
+  plan.seed = plan.base["seed"].as<std::uint64_t>();
+  plan.seeds = plan.base["seeds"].as<std::int64_t>();
+  plan.threads = plan.base["threads"].as<int>();
   plan.device = plan.base["device"].as<std::string>();
   EMBPRIV_CHECK(plan.device == "auto" || plan.device == "cpu" || plan.device.rfind("cuda", 0) == 0,
                 plan.document.location("device")
@@ -183,7 +176,8 @@ RunPlan plan_from_document(ConfigDocument document, const std::vector<std::strin
   std::set<std::string> seen;
   for (const std::string& path : plan.swept) {
     const std::string head = split_path(path).front();
-    EMBPRIV_CHECK(!kUnsweepable.count(head),
+    const ConfigKeys& common = common_keys();  // settings of the run, not of a grid point
+    EMBPRIV_CHECK(std::none_of(common.begin(), common.end(), [&](const ConfigKey& key) { return key.path == head; }),
                   plan.document.location("sweep." + path)
                       << ": '" << path << "' cannot be swept (it is a setting of the run, not "
                       << "of a grid point; use seeds: N for replicates)");
@@ -196,7 +190,9 @@ RunPlan plan_from_document(ConfigDocument document, const std::vector<std::strin
   for (std::size_t i = 0; i < plan.grid.size(); i += static_cast<std::size_t>(plan.seeds)) {
     const GridPoint& point = plan.grid[i];
     try {
-      plan.type->check_point(resolve_point(plan.base, point), mechanisms);
+      const YAML::Node config = resolve_point(plan.base, point);
+      check_key_values(plan.schema.keys, config);
+      plan.type->check_point(config, mechanisms);
     } catch (const ConfigError& e) {
       throw Error(point_location(plan, point, e.path()) + ": " + e.what());
     }

@@ -34,8 +34,10 @@ struct RunPlan {
   std::int64_t points() const { return static_cast<std::int64_t>(grid.size()) / seeds; }
 };
 
-// The engine's own keys, common to every experiment type, with their defaults.
-const char* common_config_keys();
+// The engine's own keys, common to every experiment type.
+const ConfigKeys& common_keys();
+// The schema of a type's configs: the common keys, then the type's own.
+ConfigSchema schema_of(const ExperimentType& type);
 
 // Plans a run from a config file (or, for `embpriv plot`, from a results file's stored config).
 RunPlan plan_run(const std::string& config_path, const std::vector<std::string>& overrides,

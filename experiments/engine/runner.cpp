@@ -169,6 +169,7 @@ RowRecord run_row(const RunPlan& plan, const GridPoint& point, const MechanismRe
   } catch (const std::exception& e) {
     record.error = e.what();
   }
+  if (record.ok) check_result_columns(*plan.type, record.result);  // a bug of the type: stop loudly
   record.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return record;
 }

@@ -18,18 +18,11 @@ struct AuditSettings {
 };
 
 AuditSettings read_settings(const YAML::Node& c) {
-  AuditSettings s{point_value<std::int64_t>(c, "data.dim", "an integer"),
-                  point_value<std::int64_t>(c, "audit.trials", "an integer"),
-                  point_value<double>(c, "audit.distance", "a number"),
-                  point_value<double>(c, "audit.confidence", "a number"),
-                  point_value<std::string>(c, "audit.break", "none or halve_noise")};
-  require_key(s.dim >= 2 && s.dim <= 65536, "data.dim", "must be in [2, 65536], got " + std::to_string(s.dim));
-  require_key(s.trials >= 10, "audit.trials", "must be >= 10, got " + std::to_string(s.trials));
-  require_key(s.distance > 0 && s.distance <= M_PI, "audit.distance", "must be in (0, pi] radians");
-  require_key(s.confidence > 0 && s.confidence < 1, "audit.confidence", "must be in (0, 1)");
-  require_key(s.broken == "none" || s.broken == "halve_noise", "audit.break",
-          "must be none or halve_noise, got '" + s.broken + "'");
-  return s;
+  return {point_value<std::int64_t>(c, "data.dim"),
+          point_value<std::int64_t>(c, "audit.trials"),
+          point_value<double>(c, "audit.distance"),
+          point_value<double>(c, "audit.confidence"),
+          point_value<std::string>(c, "audit.break")};
 }
 
 class AuditExperiment final : public ExperimentType {
@@ -38,19 +31,22 @@ class AuditExperiment final : public ExperimentType {
   std::string summary() const override {
     return "privacy audit: an empirical epsilon lower bound next to the claimed epsilon";
   }
-  std::string default_config() const override {
-    return R"(mechanism: {name: gaussian, epsilon: 1, delta: 1.0e-5, clip_norm: 1}
-data:
-  dim: 16               # dimension of the two audited inputs
-audit:
-  trials: 20000         # mechanism runs per input, in each half (selection, measurement)
-  distance: 0.5         # vmf, vmf_tangent: the angle in radians between the two directions
-  confidence: 0.95      # of the lower bound
-  break: none           # none | halve_noise: a deliberately broken mechanism, audited against the unbroken claim
-)";
+  ConfigKeys keys() const override {
+    return {
+        ConfigKey::open_map("mechanism", "{name: gaussian, epsilon: 1, delta: 1.0e-5, clip_norm: 1}",
+                            "the audited mechanism and its keys (embpriv mechanisms)"),
+        ConfigKey::integer("data.dim", 16, "dimension of the two audited inputs").at_least(2).at_most(65536),
+        ConfigKey::integer("audit.trials", 20000, "mechanism runs per input, in each half (selection, measurement)")
+            .at_least(10),
+        ConfigKey::number("audit.distance", "0.5", "the angle in radians between the two directions (mechanisms whose claim is on directions)")
+            .above(0)
+            .at_most(M_PI),
+        ConfigKey::number("audit.confidence", "0.95", "of the lower bound").above(0).below(1),
+        ConfigKey::text("audit.break", "none",
+                        "halve_noise: a deliberately broken mechanism, audited against the unbroken claim")
+            .one_of({"none", "halve_noise"}),
+    };
   }
-  std::set<std::string> open_paths() const override { return {"mechanism"}; }
-
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     read_settings(config);
     point_mechanism(config, registry);
@@ -128,17 +124,20 @@ audit:
         audit_pair(sample, x0, x1, options, derive_seed(input.point.seed, input.point.point_id, "audit"));
 
     PointResult result;
-    result.numbers = {{"epsilon", mechanism->epsilon()},
-                      {"claimed_epsilon", claimed},
-                      {"claimed_delta", delta},
-                      {"eps_lower_bound", r.eps_lower_bound},
-                      {"eps_estimate", r.eps_estimate},
-                      {"above_claim", r.eps_lower_bound > claimed ? 1.0 : 0.0},
-                      {"hits_x0", static_cast<double>(r.hits_x0)},
-                      {"hits_x1", static_cast<double>(r.hits_x1)},
-                      {"trials", static_cast<double>(r.trials)},
-                      {"threshold", r.threshold}};
-    result.strings = {{"mechanism_name", name}, {"claim_kind", claim.kind}, {"test", r.test}, {"broken", s.broken}};
+    result.set("epsilon", mechanism->epsilon());
+    result.set("claimed_epsilon", claimed);
+    result.set("claimed_delta", delta);
+    result.set("eps_lower_bound", r.eps_lower_bound);
+    result.set("eps_estimate", r.eps_estimate);
+    result.set("above_claim", r.eps_lower_bound > claimed ? 1.0 : 0.0);
+    result.set("hits_x0", static_cast<double>(r.hits_x0));
+    result.set("hits_x1", static_cast<double>(r.hits_x1));
+    result.set("trials", static_cast<double>(r.trials));
+    result.set("threshold", r.threshold);
+    result.set("mechanism_name", name);
+    result.set("claim_kind", claim.kind);
+    result.set("test", r.test);
+    result.set("broken", s.broken);
     std::ostringstream headline;
     headline.precision(3);
     headline << "eps_lb=" << r.eps_lower_bound << " claimed=" << claimed << " (" << r.test << ")"

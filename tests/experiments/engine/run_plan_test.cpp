@@ -140,7 +140,7 @@ TEST_CASE("bad configs are rejected before any work, naming the key and its line
   CHECK_THAT(error_of("type: perturbation\ndata:\n  dim: 8\n  sampels: 3\n"),
              Contains("unknown key 'sampels' in 'data'; valid: source, dim, samples"));
   CHECK_THAT(error_of("type: perturbation\ndata:\n  dim: eight\n"),
-             Contains("x.yaml line 3: data.dim must be a number"));
+             Contains("x.yaml line 3: data.dim must be an integer, got eight"));
   CHECK_THAT(error_of("type: perturbation\nsweep:\n  mechanism.epsilon: []\n"),
              Contains("x.yaml line 3: sweep.mechanism.epsilon must be a non-empty list"));
   CHECK_THAT(error_of("type: perturbation\nsweep:\n  mechanism.epsilon: [1, 0, 2]\n"),

@@ -27,8 +27,7 @@ class FailsAtEpsilonThree final : public ExperimentType {
  public:
   std::string name() const override { return real_->name(); }
   std::string summary() const override { return real_->summary(); }
-  std::string default_config() const override { return real_->default_config(); }
-  std::set<std::string> open_paths() const override { return real_->open_paths(); }
+  ConfigKeys keys() const override { return real_->keys(); }
   void check_point(const YAML::Node& c, const MechanismRegistry& m) const override { real_->check_point(c, m); }
   std::vector<std::string> number_columns() const override { return real_->number_columns(); }
   std::vector<std::string> string_columns() const override { return real_->string_columns(); }

@@ -59,7 +59,7 @@ TEST_CASE("federated rejects bad keys before any work, naming them", "[engine][p
   ExperimentRun run("embpriv_federated_bad_test");
   CHECK_THROWS_WITH(run.dry_run("type: federated\nmethod: fedprox\n"), Contains("method must be privateai, fedavg or fedadam"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\ndp: {epsilon: 0}\n"), Contains("dp.epsilon must be > 0"));
-  CHECK_THROWS_WITH(run.dry_run("type: federated\ndp: {clip: weights}\n"), Contains("dp.clip") && Contains("parameters, update"));
+  CHECK_THROWS_WITH(run.dry_run("type: federated\ndp: {clip: weights}\n"), Contains("dp.clip must be parameters or update, got 'weights'"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\ndistill: {mu: 1}\n"), Contains("distill.mu must be in [0.5, 1)"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\nteachers: {standin: []}\n"), Contains("PrivateAI has no teacher"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\nteachers: {file: nowhere.jsonl}\n"),

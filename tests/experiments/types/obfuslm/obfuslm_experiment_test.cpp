@@ -59,7 +59,7 @@ TEST_CASE("obfuslm rejects bad keys before any work, naming them", "[engine][obf
   ExperimentRun run("embpriv_obfuslm_bad_test");
   const auto dry_run = [&](const std::string& yaml) { return run.dry_run(yaml); };
   CHECK_THROWS_WITH(dry_run("type: obfuslm\nobfuscation: {epsilon: 0}\n"),
-                    Contains("line 2") && Contains("obfuscation.epsilon must be finite and > 0"));
+                    Contains("line 2") && Contains("obfuscation.epsilon must be > 0, got 0"));
   CHECK_THROWS_WITH(dry_run("type: obfuslm\nobfuscation: {k: 0}\n"), Contains("obfuscation.k must be >= 1"));
   CHECK_THROWS_WITH(dry_run("type: obfuslm\nobfuscation: {threshold: 2}\n"), Contains("must be in [0, 1]"));
   CHECK_THROWS_WITH(dry_run("type: obfuslm\nobfuscation: {normalization: softmax}\n"),
