@@ -126,9 +126,12 @@ std::string config_type_name(const ConfigDocument& document) {
   return type.as<std::string>();
 }
 
-RunPlan plan_from_document(ConfigDocument document, const std::vector<std::string>& overrides,
-                           const ExperimentRegistry& types, const MechanismRegistry& mechanisms) {
-  RunPlan plan;
+namespace {
+
+// Step 1: the type, the schema, the overrides applied, and the document's keys checked; base is
+// the defaults with the document over them.
+void read_document(RunPlan& plan, ConfigDocument document, const std::vector<std::string>& overrides,
+                   const ExperimentRegistry& types) {
   const std::string type_name = config_type_name(document);
   try {
     plan.type = &types.find(type_name);
@@ -149,8 +152,11 @@ RunPlan plan_from_document(ConfigDocument document, const std::vector<std::strin
   check_config_keys(document, plan.schema);
   plan.document = std::move(document);
   plan.base = merge_over_defaults(plan.schema, plan.document.root);
+}
 
-  try {  // the common keys cannot be swept: checked once, on the document's values
+// Step 2: the settings of the run (the common keys, which cannot be swept: checked once).
+void read_run_settings(RunPlan& plan) {
+  try {
     check_key_values(common_keys(), plan.base);
   } catch (const ConfigError& e) {
     throw Error(plan.document.location(e.path()) + ": " + e.what());
@@ -166,7 +172,10 @@ RunPlan plan_from_document(ConfigDocument document, const std::vector<std::strin
   if (plan.name.empty()) plan.name = path_stem(plan.document.origin);
   plan.out = plan.base["out"].as<std::string>();
   if (plan.out.empty()) plan.out = "results/" + plan.name + ".h5";
+}
 
+// Step 3: the sweep's axes and the grid; a key is swept once, and never a setting of the run.
+void expand_sweep(RunPlan& plan) {
   try {
     plan.axes = read_sweep_axes(plan.base["sweep"]);
   } catch (const Error& e) {
@@ -174,9 +183,9 @@ RunPlan plan_from_document(ConfigDocument document, const std::vector<std::strin
   }
   plan.swept = swept_paths(plan.axes);
   std::set<std::string> seen;
+  const ConfigKeys& common = common_keys();
   for (const std::string& path : plan.swept) {
     const std::string head = split_path(path).front();
-    const ConfigKeys& common = common_keys();  // settings of the run, not of a grid point
     EMBPRIV_CHECK(std::none_of(common.begin(), common.end(), [&](const ConfigKey& key) { return key.path == head; }),
                   plan.document.location("sweep." + path)
                       << ": '" << path << "' cannot be swept (it is a setting of the run, not "
@@ -185,8 +194,10 @@ RunPlan plan_from_document(ConfigDocument document, const std::vector<std::strin
                                                 << ": '" << path << "' is swept twice");
   }
   plan.grid = expand_grid(plan.axes, plan.seed, plan.seeds);
+}
 
-  // Every distinct point is checked (replicates share their config).
+// Step 4: every distinct point is checked (replicates share their config), before any work.
+void check_points(const RunPlan& plan, const MechanismRegistry& mechanisms) {
   for (std::size_t i = 0; i < plan.grid.size(); i += static_cast<std::size_t>(plan.seeds)) {
     const GridPoint& point = plan.grid[i];
     try {
@@ -197,8 +208,10 @@ RunPlan plan_from_document(ConfigDocument document, const std::vector<std::strin
       throw Error(point_location(plan, point, e.path()) + ": " + e.what());
     }
   }
+}
 
-  // Figures: the type's standard ones, then the config's; their columns must exist.
+// Step 5: the figures, the type's standard ones then the config's; their columns must exist.
+void plan_figures(RunPlan& plan) {
   plan.plots = fit_to_zip_groups(plan.type->standard_plots(plan.swept), plan.axes);
   for (PlotRequest& extra : config_plots(plan)) plan.plots.push_back(std::move(extra));
   ResultsTable empty;
@@ -211,7 +224,11 @@ RunPlan plan_from_document(ConfigDocument document, const std::vector<std::strin
     const std::string missing = missing_plot_columns(empty, request);
     EMBPRIV_CHECK(missing.empty(), plan.document.location("plots") << ": " << missing);
   }
+}
 
+// Step 6: the resolved config as stored with the results, and its hash without the keys that
+// cannot change results (`out`, `threads`).
+void seal_config(RunPlan& plan) {
   plan.base["name"] = plan.name;  // stored resolved, so the file says what it is
   plan.base["out"] = plan.out;
   plan.config_text = block_yaml(plan.base);
@@ -221,6 +238,19 @@ RunPlan plan_from_document(ConfigDocument document, const std::vector<std::strin
   std::ostringstream hash;
   hash << std::hex << fnv1a64(block_yaml(hashed));
   plan.config_hash = hash.str();
+}
+
+}  // namespace
+
+RunPlan plan_from_document(ConfigDocument document, const std::vector<std::string>& overrides,
+                           const ExperimentRegistry& types, const MechanismRegistry& mechanisms) {
+  RunPlan plan;
+  read_document(plan, std::move(document), overrides, types);
+  read_run_settings(plan);
+  expand_sweep(plan);
+  check_points(plan, mechanisms);
+  plan_figures(plan);
+  seal_config(plan);
   return plan;
 }
 

@@ -269,9 +269,10 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
   if (run.failed) out << " (" << run.failed << " failed: see its error column)";
   out << "\n";
   if (run.interrupted) {
-    out << "interrupted by signal " << stop_signal << "; continue with: embpriv run "
-        << options.config_path << " --resume" << (options.out.empty() ? "" : " --out " + path)
-        << "\n";
+    out << "interrupted by signal " << stop_signal << "; continue with: embpriv run " << options.config_path;
+    for (const std::string& override_text : options.overrides) out << " '" << override_text << "'";
+    out << " --resume" << (options.shard.count > 1 ? " --shard " + options.shard.describe() : "")
+        << (options.out.empty() ? "" : " --out " + path) << "\n";
     return 130;
   }
   const bool complete = static_cast<std::int64_t>(records.size()) == rows.count;

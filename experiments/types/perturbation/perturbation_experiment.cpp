@@ -52,6 +52,84 @@ double theory_squared_norm_ratio(const Mechanism& m, double epsilon, double squa
   return m.expected_squared_norm(squared_norm, l1_norm, d, epsilon).value / squared_norm;
 }
 
+// The statistics of y = M(x) over the rows of a point, chunk by chunk, next to the theory of
+// the mechanism at each modality's budget.
+class OutputStatistics {
+ public:
+  OutputStatistics(const Mechanism& mechanism, std::int64_t d)
+      : mechanism_(mechanism), d_(d),
+        eps_{mechanism.epsilon_for(Modality::visual), mechanism.epsilon_for(Modality::text)},
+        counts_(kHistogramBins, 0.0) {
+    // E[cos(x, y)] where the theory has a closed form (NaN elsewhere).
+    for (int m = 0; m < 2; ++m) cosine_theory_[m] = mechanism.cosine(d, eps_[m]).value;
+  }
+
+  void add(const at::Tensor& x, const at::Tensor& y, const std::int64_t* modality_of) {
+    const std::vector<double> cosines = row_cosines(x, y);
+    const std::vector<double> ratios = row_norm_ratios(x, y);
+    const at::Tensor squared = x.to(at::kDouble).pow(2).sum(1);
+    const at::Tensor l1 = x.to(at::kDouble).abs().sum(1);
+    const double* sq = squared.data_ptr<double>();
+    const double* l1_of = l1.data_ptr<double>();
+    for (std::int64_t i = 0; i < x.size(0); ++i) {
+      const int m = static_cast<int>(modality_of[i]);
+      const double c = cosines[static_cast<std::size_t>(i)];
+      const double r = ratios[static_cast<std::size_t>(i)];
+      cosine_.add(c);
+      by_modality_[m].add(c);
+      angle_.add(std::acos(std::clamp(c, -1.0, 1.0)) * 180.0 / M_PI);
+      norm_ratio_.add(r);
+      squared_ratio_.add(r * r);
+      squared_theory_.add(theory_squared_norm_ratio(mechanism_, eps_[m], sq[i], l1_of[i], d_));
+      const int bin = std::clamp(static_cast<int>((c + 1.0) / 2.0 * kHistogramBins), 0,
+                                 kHistogramBins - 1);
+      counts_[static_cast<std::size_t>(bin)] += 1;
+    }
+  }
+
+  PointResult result(const Mechanism& mechanism, std::int64_t samples) const {
+    auto mean_or_nan = [](const RunningStats& r) { return r.count() ? r.mean() : kNaN; };
+    double overall_theory = 0;  // the theory averaged over the rows of each modality
+    for (int m = 0; m < 2; ++m) {
+      const double share = static_cast<double>(by_modality_[m].count()) / static_cast<double>(samples);
+      if (share > 0) overall_theory += share * cosine_theory_[m];
+    }
+    PointResult result;
+    result.set("epsilon", eps_[0]);
+    result.set("epsilon_text", eps_[1]);
+    result.set("mean_cosine", cosine_.mean());
+    result.set("mean_cosine_stderr", cosine_.standard_error());
+    result.set("theory_cosine", overall_theory);
+    result.set("mean_angle_degrees", angle_.mean());
+    result.set("mean_norm_ratio", norm_ratio_.mean());
+    result.set("mean_squared_norm_ratio", squared_ratio_.mean());
+    result.set("theory_squared_norm_ratio", squared_theory_.mean());
+    result.set("mean_cosine_visual", mean_or_nan(by_modality_[0]));
+    result.set("mean_cosine_text", mean_or_nan(by_modality_[1]));
+    result.set("theory_cosine_visual", by_modality_[0].count() ? cosine_theory_[0] : kNaN);
+    result.set("theory_cosine_text", by_modality_[1].count() ? cosine_theory_[1] : kNaN);
+    result.set("mechanism_name", mechanism.name());
+    result.set("claim", mechanism.claim().describe());
+    std::vector<double> edges(kHistogramBins + 1);
+    for (int b = 0; b <= kHistogramBins; ++b) edges[static_cast<std::size_t>(b)] = -1.0 + 2.0 * b / kHistogramBins;
+    result.curves = {{"cosine_histogram_edges", edges}, {"cosine_histogram_counts", counts_}};
+    std::ostringstream headline;
+    headline.precision(4);
+    headline << "mean_cosine=" << cosine_.mean();
+    if (std::isfinite(overall_theory)) headline << " (theory " << overall_theory << ")";
+    result.headline = headline.str();
+    return result;
+  }
+
+ private:
+  const Mechanism& mechanism_;
+  std::int64_t d_;
+  double eps_[2];
+  double cosine_theory_[2];
+  RunningStats cosine_, angle_, norm_ratio_, squared_ratio_, squared_theory_, by_modality_[2];
+  std::vector<double> counts_;
+};
+
 class PerturbationExperiment final : public ExperimentType {
  public:
   std::string name() const override { return "perturbation"; }
@@ -134,75 +212,16 @@ class PerturbationExperiment final : public ExperimentType {
     const std::uint64_t input_seed =
         derive_seed(input.point.seed, fnv1a64(flow_yaml(input.config["data"])), "inputs");
     const RandomStream stream{derive_seed(input.point.seed, input.point.point_id, "mechanism"), 0};
-
-    const double eps[2] = {mechanism->epsilon_for(Modality::visual),
-                           mechanism->epsilon_for(Modality::text)};
-    double cosine_theory[2];
-    // E[cos(x, y)] where the theory has a closed form (NaN elsewhere).
-    for (int m = 0; m < 2; ++m) cosine_theory[m] = mechanism->cosine(s.dim, eps[m]).value;
-
-    RunningStats cosine, angle, norm_ratio, squared_ratio, squared_theory, by_modality[2];
-    std::vector<double> counts(kHistogramBins, 0.0);
+    OutputStatistics stats(*mechanism, s.dim);
     for (std::int64_t start = 0; start < s.samples; start += kChunkRows) {
       const std::int64_t n = std::min(kChunkRows, s.samples - start);
       const at::Tensor x = random_directions(n, s.dim, s.norm_min, s.norm_max, input_seed, start);
       at::Tensor modality = at::zeros({n}, at::kLong);
       auto* modality_of = modality.data_ptr<std::int64_t>();
       for (std::int64_t i = 0; i < n; ++i) modality_of[i] = is_text_row(start + i, s.text_fraction);
-      const at::Tensor y = mechanism->perturb(x, stream.shifted(start), {modality, at::Tensor()});
-      const std::vector<double> cosines = row_cosines(x, y);
-      const std::vector<double> ratios = row_norm_ratios(x, y);
-      const at::Tensor squared = x.to(at::kDouble).pow(2).sum(1);
-      const at::Tensor l1 = x.to(at::kDouble).abs().sum(1);
-      const double* sq = squared.data_ptr<double>();
-      const double* l1_of = l1.data_ptr<double>();
-      for (std::int64_t i = 0; i < n; ++i) {
-        const int m = static_cast<int>(modality_of[i]);
-        const double c = cosines[static_cast<std::size_t>(i)];
-        const double r = ratios[static_cast<std::size_t>(i)];
-        cosine.add(c);
-        by_modality[m].add(c);
-        angle.add(std::acos(std::clamp(c, -1.0, 1.0)) * 180.0 / M_PI);
-        norm_ratio.add(r);
-        squared_ratio.add(r * r);
-        squared_theory.add(theory_squared_norm_ratio(*mechanism, eps[m], sq[i], l1_of[i], s.dim));
-        const int bin = std::clamp(static_cast<int>((c + 1.0) / 2.0 * kHistogramBins), 0,
-                                   kHistogramBins - 1);
-        counts[static_cast<std::size_t>(bin)] += 1;
-      }
+      stats.add(x, mechanism->perturb(x, stream.shifted(start), {modality, at::Tensor()}), modality_of);
     }
-    auto mean_or_nan = [](const RunningStats& r) { return r.count() ? r.mean() : kNaN; };
-    double overall_theory = 0;  // the theory averaged over the rows of each modality
-    for (int m = 0; m < 2; ++m) {
-      const double share = static_cast<double>(by_modality[m].count()) / static_cast<double>(s.samples);
-      if (share > 0) overall_theory += share * cosine_theory[m];
-    }
-
-    PointResult result;
-    result.set("epsilon", eps[0]);
-    result.set("epsilon_text", eps[1]);
-    result.set("mean_cosine", cosine.mean());
-    result.set("mean_cosine_stderr", cosine.standard_error());
-    result.set("theory_cosine", overall_theory);
-    result.set("mean_angle_degrees", angle.mean());
-    result.set("mean_norm_ratio", norm_ratio.mean());
-    result.set("mean_squared_norm_ratio", squared_ratio.mean());
-    result.set("theory_squared_norm_ratio", squared_theory.mean());
-    result.set("mean_cosine_visual", mean_or_nan(by_modality[0]));
-    result.set("mean_cosine_text", mean_or_nan(by_modality[1]));
-    result.set("theory_cosine_visual", by_modality[0].count() ? cosine_theory[0] : kNaN);
-    result.set("theory_cosine_text", by_modality[1].count() ? cosine_theory[1] : kNaN);
-    result.set("mechanism_name", mechanism->name());
-    result.set("claim", mechanism->claim().describe());
-    std::vector<double> edges(kHistogramBins + 1);
-    for (int b = 0; b <= kHistogramBins; ++b) edges[static_cast<std::size_t>(b)] = -1.0 + 2.0 * b / kHistogramBins;
-    result.curves = {{"cosine_histogram_edges", edges}, {"cosine_histogram_counts", counts}};
-    std::ostringstream headline;
-    headline.precision(4);
-    headline << "mean_cosine=" << cosine.mean();
-    if (std::isfinite(overall_theory)) headline << " (theory " << overall_theory << ")";
-    result.headline = headline.str();
-    return result;
+    return stats.result(*mechanism, s.samples);
   }
 };
 
