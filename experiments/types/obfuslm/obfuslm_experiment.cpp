@@ -26,20 +26,7 @@ struct ObfuslmSettings {
 
 ObfuslmSettings read_settings(const YAML::Node& c) {
   ObfuslmSettings s;
-  s.data = {point_value<std::string>(c, "data.vocabulary"),
-            point_value<std::string>(c, "data.model"),
-            point_value<std::string>(c, "data.tokenizer"),
-            point_value<std::string>(c, "data.glove"),
-            point_value<std::string>(c, "data.sentences"),
-            "none",
-            "cosine",
-            point_value<std::int64_t>(c, "data.glove_words"),
-            point_value<std::int64_t>(c, "data.max_sentences"),
-            point_value<std::int64_t>(c, "attack.k"),
-            point_value<std::int64_t>(c, "language_model.texts"),
-            point_value<std::int64_t>(c, "language_model.tokens"),
-            point_value<double>(c, "language_model.temperature")};
-  s.data.train_sentences = point_value<std::vector<std::string>>(c, "utility.train_sentences");
+  s.data = read_vocabulary_settings(c, "none", "cosine");  // every row is obfuscated; KNN by cosine
   s.options.k = point_value<std::int64_t>(c, "obfuscation.k");
   s.options.epsilon = point_value<double>(c, "obfuscation.epsilon");
   s.options.threshold = point_value<double>(c, "obfuscation.threshold");

@@ -12,21 +12,28 @@
 
 namespace embpriv {
 
-InversionSettings read_inversion_settings(const YAML::Node& c) {
+InversionSettings read_vocabulary_settings(const YAML::Node& c, const std::string& mask,
+                                           const std::string& metric) {
   InversionSettings s{point_value<std::string>(c, "data.vocabulary"),
-             point_value<std::string>(c, "data.model"),
-             point_value<std::string>(c, "data.tokenizer"),
-             point_value<std::string>(c, "data.glove"),
-             point_value<std::string>(c, "data.sentences"),
-             point_value<std::string>(c, "mask"),
-             point_value<std::string>(c, "attack.metric"),
-             point_value<std::int64_t>(c, "data.glove_words"),
-             point_value<std::int64_t>(c, "data.max_sentences"),
-             point_value<std::int64_t>(c, "attack.k"),
-             point_value<std::int64_t>(c, "language_model.texts"),
-             point_value<std::int64_t>(c, "language_model.tokens"),
-             point_value<double>(c, "language_model.temperature")};
+                      point_value<std::string>(c, "data.model"),
+                      point_value<std::string>(c, "data.tokenizer"),
+                      point_value<std::string>(c, "data.glove"),
+                      point_value<std::string>(c, "data.sentences"),
+                      mask,
+                      metric,
+                      point_value<std::int64_t>(c, "data.glove_words"),
+                      point_value<std::int64_t>(c, "data.max_sentences"),
+                      point_value<std::int64_t>(c, "attack.k"),
+                      point_value<std::int64_t>(c, "language_model.texts"),
+                      point_value<std::int64_t>(c, "language_model.tokens"),
+                      point_value<double>(c, "language_model.temperature")};
   s.train_sentences = point_value<std::vector<std::string>>(c, "utility.train_sentences");
+  return s;
+}
+
+InversionSettings read_inversion_settings(const YAML::Node& c) {
+  InversionSettings s = read_vocabulary_settings(c, point_value<std::string>(c, "mask"),
+                                                 point_value<std::string>(c, "attack.metric"));
   s.learned = point_value<bool>(c, "attack.learned");
   s.learned_epochs = point_value<std::int64_t>(c, "attack.learned_epochs");
   s.learned_window = point_value<std::int64_t>(c, "attack.learned_window");

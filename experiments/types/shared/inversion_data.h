@@ -30,6 +30,10 @@ struct InversionSettings {
 // Reads a point's settings (the keys of type inversion, checked against their declarations by
 // the engine) and checks what involves several keys; throws ConfigError naming the key.
 InversionSettings read_inversion_settings(const YAML::Node& config);
+// The keys types inversion and obfuslm share (data.*, attack.k, language_model.*,
+// utility.train_sentences), with the mask and the KNN metric given.
+InversionSettings read_vocabulary_settings(const YAML::Node& config, const std::string& mask,
+                                           const std::string& metric);
 
 // Models, tokenizers and tables, loaded once per run (kept in the run's cache under the files
 // and sizes they come from), not once per point.
