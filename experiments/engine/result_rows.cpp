@@ -10,53 +10,32 @@ namespace {
 
 enum class ValueKind { integer, number, text };
 
-// True when some point of the grid leaves `path` at its configured value (any_of blocks).
-bool swept_only_in_some_points(const RunPlan& plan, const std::string& path) {
-  for (const SweepAxis& axis : plan.axes) {
-    for (std::size_t k = 0; k < axis.paths.size(); ++k) {
-      if (axis.paths[k] != path) continue;
-      for (const auto& step : axis.steps) {
-        if (!step[k].IsDefined()) return true;
-      }
-    }
+// The value of a swept key at a point: its assignment, or, where an any_of block does not
+// sweep the key, its value in the point's resolved config (undefined when that has none, e.g.
+// mechanism.beta when the block's mechanism map has no beta).
+YAML::Node swept_value(const RunPlan& plan, const GridPoint& point, const std::string& path) {
+  for (const Assignment& a : point.assignment) {
+    if (a.path == path) return a.value;
   }
-  return false;
+  return find_path(resolve_point(plan.base, point), path);
 }
 
 // One column type for every value a swept key takes in the full grid (not just this shard's),
 // so the shards of one run have the same columns.
 ValueKind kind_of_values(const RunPlan& plan, const std::string& path) {
   bool all_integer = true, all_number = true;
-  for (const SweepAxis& axis : plan.axes) {
-    for (std::size_t k = 0; k < axis.paths.size(); ++k) {
-      if (axis.paths[k] != path) continue;
-      for (const auto& step : axis.steps) {
-        const YAML::Node& value = step[k];
-        if (!value.IsDefined()) continue;  // an any_of block leaves the key at its base value
-        std::int64_t i;
-        double d;
-        all_integer &= value.IsScalar() && YAML::convert<std::int64_t>::decode(value, i);
-        all_number &= value.IsScalar() && YAML::convert<double>::decode(value, d);
-      }
+  for (std::size_t i = 0; i < plan.grid.size(); i += static_cast<std::size_t>(plan.seeds)) {
+    const YAML::Node value = swept_value(plan, plan.grid[i], path);
+    if (!value.IsDefined()) {  // NaN or "" in the table
+      all_integer = false;
+      continue;
     }
-  }
-  const YAML::Node base = find_path(plan.base, path);
-  if (base && swept_only_in_some_points(plan, path)) {
-    std::int64_t i;
-    double d;
-    all_integer &= base.IsScalar() && YAML::convert<std::int64_t>::decode(base, i);
-    all_number &= base.IsScalar() && YAML::convert<double>::decode(base, d);
+    std::int64_t integer;
+    double number;
+    all_integer &= value.IsScalar() && YAML::convert<std::int64_t>::decode(value, integer);
+    all_number &= value.IsScalar() && YAML::convert<double>::decode(value, number);
   }
   return all_integer ? ValueKind::integer : all_number ? ValueKind::number : ValueKind::text;
-}
-
-// The value of a swept key at a point: its assignment, or (for the keys an any_of block does
-// not sweep) the configured value.
-YAML::Node swept_value(const RunPlan& plan, const GridPoint& point, const std::string& path) {
-  for (const Assignment& a : point.assignment) {
-    if (a.path == path) return a.value;
-  }
-  return find_path(plan.base, path);
 }
 
 // An ok row must set exactly the columns its type declares, each of its kind.
@@ -107,8 +86,12 @@ ResultsTable table_from_records(const RunPlan& plan, const RowRecords& records) 
     for (const auto& [row, record] : records) {
       const YAML::Node value = swept_value(plan, plan.grid.at(static_cast<std::size_t>(row)), path);
       if (kind == ValueKind::integer) integers.push_back(value.as<std::int64_t>());
-      if (kind == ValueKind::number) numbers.push_back(value.as<double>());
-      if (kind == ValueKind::text) texts.push_back(value.IsScalar() ? value.as<std::string>() : flow_yaml(value));
+      if (kind == ValueKind::number) {
+        numbers.push_back(value.IsDefined() ? value.as<double>() : std::numeric_limits<double>::quiet_NaN());
+      }
+      if (kind == ValueKind::text) {
+        texts.push_back(!value.IsDefined() ? "" : value.IsScalar() ? value.as<std::string>() : flow_yaml(value));
+      }
     }
     if (kind == ValueKind::integer) table.columns.push_back({path, integers});
     if (kind == ValueKind::number) table.columns.push_back({path, numbers});

@@ -4,7 +4,13 @@
 #include <algorithm>
 #include <set>
 
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
 #include "experiments/engine/run_plan.h"
+#include "experiments/engine/runner.h"
+#include "tests/test_temp_dir.h"
 #include "experiments/types/registry.h"
 
 using namespace embpriv;
@@ -205,4 +211,26 @@ TEST_CASE("malformed any_of sweeps are refused with the reason", "[engine]") {
              Contains("'data.dim' is swept twice"));
   CHECK_THAT(error_of("type: perturbation\nsweep:\n  any_of: [{dimension: [8]}]\n"),
              Contains("sweep names an unknown key 'dimension'"));
+}
+
+TEST_CASE("a key one any_of block sweeps and the config never sets is NaN at the other points", "[engine]") {
+  TempDir dir("embpriv_any_of_test");
+  std::ofstream(dir / "c.yaml") << R"(type: perturbation
+data: {dim: 8, samples: 100}
+sweep:
+  any_of:
+    - {mechanism: [{name: vmf, epsilon: 1}], mechanism.beta: [0.5, 2]}
+    - {mechanism: [{name: laplace, epsilon: 1, clip_norm: 1}]}
+)";
+  RunOptions options;
+  options.config_path = dir / "c.yaml";
+  options.out = dir / "r.h5";
+  options.plot = false;
+  std::ostringstream log;
+  REQUIRE(run_experiment(options, default_experiment_registry(), default_mechanism_registry(), log) == 0);
+  const auto beta = std::get<std::vector<double>>(read_results_h5(options.out).column("mechanism.beta").values);
+  REQUIRE(beta.size() == 3);
+  CHECK(beta[0] == 0.5);
+  CHECK(beta[1] == 2);
+  CHECK(std::isnan(beta[2]));
 }
