@@ -14,6 +14,21 @@ KnnMetric parse_knn_metric(std::string_view name) {
   throw Error("knn metric must be cosine or l2, got '" + std::string(name) + "'");
 }
 
+namespace {
+
+// An Inf or NaN in a table row turns its cosine or distance into NaN, which topk ranks above
+// every real score: refuse it, naming the first such row (excluded rows are never returned).
+void check_table_rows_finite(const at::Tensor& table, const at::Tensor& excluded) {
+  at::Tensor bad_rows = at::isfinite(table).all(1).logical_not();
+  if (excluded.defined()) bad_rows = bad_rows.logical_and(excluded.logical_not());
+  const at::Tensor bad = bad_rows.nonzero();
+  EMBPRIV_CHECK(bad.size(0) == 0, "knn: the table holds NaN or Inf in row " << bad[0][0].item<std::int64_t>()
+                                                                            << " (" << bad.size(0)
+                                                                            << " such rows in all)");
+}
+
+}  // namespace
+
 Neighbours nearest_rows(const at::Tensor& queries, const at::Tensor& table, const KnnOptions& options) {
   EMBPRIV_CHECK(queries.dim() == 2 && table.dim() == 2 && queries.size(1) == table.size(1),
                 "knn: queries must be [N, d] and the table [V, d] with the same d, got "
@@ -31,6 +46,7 @@ Neighbours nearest_rows(const at::Tensor& queries, const at::Tensor& table, cons
   EMBPRIV_CHECK(options.k >= 1 && options.k <= usable,
                 "knn: k must be in [1, " << usable << "] (the usable table rows), got " << options.k);
   EMBPRIV_CHECK(at::isfinite(queries).all().item<bool>(), "knn: the queries hold NaN or Inf");
+  check_table_rows_finite(table, excluded);
   const at::Tensor q_all = queries.to(table.device(), at::kFloat);
   at::Tensor t_all = table.to(at::kFloat);
   at::Tensor t_squared;  // ||t||^2 per row, for l2

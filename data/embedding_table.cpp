@@ -3,17 +3,38 @@
 #include <ATen/ATen.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "core/error.h"
+#include "core/rng.h"
 
 namespace embpriv {
 namespace {
 
 constexpr char kMagic[8] = {'E', 'M', 'B', 'P', 'R', 'I', 'V', 'T'};
 constexpr std::uint32_t kVersion = 1;
+constexpr char kSourceMagic[8] = {'E', 'M', 'B', 'P', 'R', 'I', 'V', 'S'};
+constexpr std::int64_t kTrailerBytes = 8 + 3 * 8;
+
+void write_source_trailer(std::ofstream& out, const SourceStamp& source) {
+  out.write(kSourceMagic, 8);
+  out.write(reinterpret_cast<const char*>(&source.size), 8);
+  out.write(reinterpret_cast<const char*>(&source.modified_ns), 8);
+  out.write(reinterpret_cast<const char*>(&source.head_hash), 8);
+}
+
+// An Inf or NaN in one row poisons every similarity with it: refuse the table, naming the first
+// such row and its word.
+void check_rows_finite(const at::Tensor& vectors, const std::vector<std::string>& words, const std::string& origin) {
+  const at::Tensor bad = at::isfinite(vectors).all(1).logical_not().nonzero();
+  if (bad.size(0) == 0) return;
+  const auto row = static_cast<std::size_t>(bad[0][0].item<std::int64_t>());
+  throw Error(origin + ": embeddings hold NaN or Inf in row " + std::to_string(row) + " ('" + words[row] + "'; " +
+              std::to_string(bad.size(0)) + " such rows in all)");
+}
 
 }  // namespace
 
@@ -25,7 +46,7 @@ EmbeddingTable::EmbeddingTable(std::vector<std::string> words, at::Tensor vector
                 origin << ": " << vectors.size(0) << " rows but " << words_.size() << " words");
   EMBPRIV_CHECK(vectors.size(1) >= 1, origin << ": embeddings have no columns");
   vectors_ = vectors.to(at::kCPU, at::kFloat).contiguous();
-  EMBPRIV_CHECK(at::isfinite(vectors_).all().item<bool>(), origin << ": embeddings hold NaN or Inf");
+  check_rows_finite(vectors_, words_, origin);
   index_.reserve(words_.size());
   for (std::size_t i = 0; i < words_.size(); ++i) index_.emplace(words_[i], static_cast<std::int64_t>(i));
 }
@@ -42,7 +63,25 @@ EmbeddingTable EmbeddingTable::first(std::int64_t n) const {
                         vectors_.narrow(0, 0, n).clone(), "the first rows");
 }
 
-void write_table_cache(const std::string& path, const EmbeddingTable& table) {
+SourceStamp stamp_of_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EMBPRIV_CHECK(in, "cannot read '" << path << "'");
+  std::string head(kStampedHeadBytes, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  std::error_code size_error, time_error;
+  SourceStamp stamp;
+  stamp.size = std::filesystem::file_size(path, size_error);
+  const auto modified = std::filesystem::last_write_time(path, time_error);
+  EMBPRIV_CHECK(!size_error && !time_error, "cannot read the size and time of '" << path << "'");
+  stamp.modified_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(modified.time_since_epoch()).count();
+  stamp.head_hash = fnv1a64(head);
+  return stamp;
+}
+
+void write_table_cache(const std::string& path, const EmbeddingTable& table,
+                       const std::optional<SourceStamp>& source) {
   const std::filesystem::path target(path);
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
   const std::string temporary = path + ".tmp." + std::to_string(getpid());
@@ -61,6 +100,7 @@ void write_table_cache(const std::string& path, const EmbeddingTable& table) {
       out.write(reinterpret_cast<const char*>(&length), 4);
       out.write(word.data(), length);
     }
+    if (source) write_source_trailer(out, *source);
     EMBPRIV_CHECK(out, "cannot write the embedding cache " << temporary << " (disk full?)");
   }
   std::filesystem::rename(temporary, path);
@@ -93,6 +133,20 @@ EmbeddingTable read_table_cache(const std::string& path) {
     EMBPRIV_CHECK(in, path << " is truncated: it ends inside the words");
   }
   return EmbeddingTable(std::move(words), vectors, path);
+}
+
+std::optional<SourceStamp> read_table_cache_source(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in || static_cast<std::int64_t>(in.tellg()) < kTrailerBytes) return std::nullopt;
+  in.seekg(-kTrailerBytes, std::ios::end);
+  char magic[8] = {};
+  SourceStamp stamp;
+  in.read(magic, 8);
+  in.read(reinterpret_cast<char*>(&stamp.size), 8);
+  in.read(reinterpret_cast<char*>(&stamp.modified_ns), 8);
+  in.read(reinterpret_cast<char*>(&stamp.head_hash), 8);
+  if (!in || std::memcmp(magic, kSourceMagic, 8) != 0) return std::nullopt;
+  return stamp;
 }
 
 }  // namespace embpriv

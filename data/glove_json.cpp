@@ -1,9 +1,11 @@
 // The wink GloVe JSON, read with a SAX parser: the 307 MB file never becomes a DOM.
 #include <ATen/ATen.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/error.h"
 #include "core/log.h"
@@ -46,8 +48,11 @@ class WinkGloveReader : public nlohmann::json_sax<nlohmann::json> {
   }
   bool end_array() override {
     if (depth_ == 3 && top_key_ == "vectors") {
-      EMBPRIV_CHECK(column_ >= dimensions_, path_ << ": the vector of '" << words_[row_] << "' has "
-                                                  << column_ << " values, not " << dimensions_);
+      // A wink vector holds the d values, then its l2 norm and its index; plain d values also do.
+      EMBPRIV_CHECK(column_ == dimensions_ || column_ == dimensions_ + 2,
+                    path_ << ": the vector of '" << words_[row_] << "' has " << column_
+                          << " values, but \"dimensions\" is " << dimensions_ << " (a vector holds "
+                          << dimensions_ << " values, then optionally its l2 norm and index)");
       ++filled_;
     }
     --depth_;
@@ -73,6 +78,8 @@ class WinkGloveReader : public nlohmann::json_sax<nlohmann::json> {
   EmbeddingTable table() && {
     EMBPRIV_CHECK(!words_.empty() && filled_ == static_cast<std::int64_t>(words_.size()),
                   path_ << ": " << filled_ << " vectors for " << words_.size() << " words");
+    EMBPRIV_CHECK(declared_size_ < 0 || declared_size_ == static_cast<std::int64_t>(words_.size()),
+                  path_ << ": \"size\" is " << declared_size_ << " but \"words\" lists " << words_.size());
     at::Tensor matrix = at::from_blob(vectors_.data(), {static_cast<std::int64_t>(words_.size()), dimensions_},
                                       at::kFloat).clone();
     return EmbeddingTable(std::move(words_), matrix, path_);
@@ -80,7 +87,8 @@ class WinkGloveReader : public nlohmann::json_sax<nlohmann::json> {
 
  private:
   bool number(double value) {
-    if (depth_ == 1 && top_key_ == "dimensions") dimensions_ = static_cast<std::int64_t>(value);
+    if (depth_ == 1 && top_key_ == "dimensions") dimensions_ = declared_count("dimensions", value);
+    if (depth_ == 1 && top_key_ == "size") declared_size_ = declared_count("size", value);
     // A vector: d values, then the l2 norm and the index (ignored).
     if (depth_ == 3 && top_key_ == "vectors") {
       if (column_ < dimensions_) {
@@ -91,10 +99,18 @@ class WinkGloveReader : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
 
+  // A count the file declares: a whole number in [1, 2^31).
+  std::int64_t declared_count(const char* key, double value) const {
+    EMBPRIV_CHECK(value >= 1 && value < 2147483648.0 && value == std::floor(value),
+                  path_ << ": \"" << key << "\" must be a whole number >= 1, got " << value);
+    return static_cast<std::int64_t>(value);
+  }
+
   std::string path_;
   int depth_ = 0;
   std::string top_key_;
   std::int64_t dimensions_ = 0, row_ = 0, column_ = 0, filled_ = 0;
+  std::int64_t declared_size_ = -1;  // "size", when the file has it
   std::vector<std::string> words_;
   std::unordered_map<std::string, std::int64_t> row_of_;
   std::vector<float> vectors_;
@@ -110,12 +126,35 @@ EmbeddingTable read_wink_glove_json(const std::string& path) {
   return std::move(reader).table();
 }
 
+namespace {
+
+// The cached table when the cache exists, was built from the source as it is now and reads back
+// whole; otherwise nothing, with a note saying why the cache is rebuilt.
+std::optional<EmbeddingTable> read_fresh_cache(const std::string& cache_path, const SourceStamp& source) {
+  if (!std::filesystem::exists(cache_path)) return std::nullopt;
+  if (read_table_cache_source(cache_path) != source) {
+    info(cache_path + " was not built from its source as it is now (size, time or first bytes differ): rebuilding it");
+    return std::nullopt;
+  }
+  try {
+    return read_table_cache(cache_path);
+  } catch (const Error& e) {
+    warn(std::string(e.what()) + ": rebuilding the cache");
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
 EmbeddingTable load_cached_glove(const std::string& json_path) {
   const std::string cache_path = json_path + ".embt";
-  if (std::filesystem::exists(cache_path)) return read_table_cache(cache_path);
+  EMBPRIV_CHECK(std::filesystem::is_regular_file(json_path),
+                "cannot read GloVe JSON '" << json_path << "' (scripts/setup.sh installs it from npm)");
+  const SourceStamp source = stamp_of_file(json_path);
+  if (std::optional<EmbeddingTable> cached = read_fresh_cache(cache_path, source)) return std::move(*cached);
   info("converting " + json_path + " once to " + cache_path + " (about ten seconds)");
   EmbeddingTable table = read_wink_glove_json(json_path);
-  write_table_cache(cache_path, table);
+  write_table_cache(cache_path, table, source);
   return table;
 }
 

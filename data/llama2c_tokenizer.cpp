@@ -6,6 +6,34 @@
 #include "core/error.h"
 
 namespace embpriv {
+namespace {
+
+// run.c's byte fallback spells a byte b as token b + 3: ids 3..258 hold <0x00>..<0xFF>.
+constexpr std::int64_t kFirstByteToken = 3;
+constexpr std::int64_t kByteTokens = 256;
+
+std::string byte_piece(int byte) {
+  char piece[7];
+  std::snprintf(piece, sizeof piece, "<0x%02X>", byte);
+  return piece;
+}
+
+// Refuses a tokenizer whose ids 3..258 are not the byte pieces <0x00>..<0xFF>: its byte fallback
+// would read past the vocabulary or emit tokens that do not spell the bytes.
+void check_byte_fallback(const std::vector<std::string>& pieces, const std::string& path) {
+  const auto size = static_cast<std::int64_t>(pieces.size());
+  EMBPRIV_CHECK(size >= kFirstByteToken + kByteTokens,
+                path << ": a llama2.c tokenizer needs at least " << kFirstByteToken + kByteTokens
+                     << " tokens (<unk>, <s>, </s> and the 256 byte tokens <0x00>..<0xFF>), got " << size);
+  for (int byte = 0; byte < kByteTokens; ++byte) {
+    const std::string& piece = pieces[static_cast<std::size_t>(kFirstByteToken + byte)];
+    EMBPRIV_CHECK(piece == byte_piece(byte), path << ": token " << kFirstByteToken + byte << " must be the byte token "
+                                                  << byte_piece(byte) << " (run.c's byte fallback), got '"
+                                                  << piece << "'");
+  }
+}
+
+}  // namespace
 
 Llama2cTokenizer Llama2cTokenizer::load(const std::string& path, std::int64_t vocab_size) {
   std::ifstream in(path, std::ios::binary);
@@ -31,6 +59,7 @@ Llama2cTokenizer Llama2cTokenizer::load(const std::string& path, std::int64_t vo
     t.pieces_.push_back(std::move(piece));
     t.scores_.push_back(score);
   }
+  check_byte_fallback(t.pieces_, path);
   return t;
 }
 
@@ -63,8 +92,8 @@ std::vector<std::int64_t> Llama2cTokenizer::encode(const std::string& text, bool
     const std::int64_t id = lookup(character);
     if (id >= 0) {
       body.push_back(id);
-    } else {  // byte fallback: <0x00>..<0xFF> are ids 3..258
-      for (unsigned char byte : character) body.push_back(static_cast<std::int64_t>(byte) + 3);
+    } else {  // byte fallback: <0x00>..<0xFF> are ids 3..258 (checked by load)
+      for (unsigned char byte : character) body.push_back(kFirstByteToken + byte);
     }
     i += length;
   }

@@ -17,6 +17,28 @@ double perplexity(const at::Tensor& logits, const at::Tensor& ids) {
   return std::exp(nll.mean().item<double>());
 }
 
+// [B, T] bool: the positions whose logits are all finite (a position with a NaN or Inf logit
+// has no next-token choice; torch's argmax would return the first NaN's index).
+at::Tensor finite_positions(const at::Tensor& logits) { return at::isfinite(logits).all(-1); }
+
+// The clean model's logits are the reference every position is compared with: a non-finite one
+// is bad input (a broken model or table), refused naming the first such position.
+void check_clean_logits_finite(const at::Tensor& clean_logits) {
+  const at::Tensor bad = finite_positions(clean_logits).logical_not().nonzero();
+  EMBPRIV_CHECK(bad.size(0) == 0, "the clean model's next-token logits hold NaN or Inf (first at sequence "
+                                      << bad[0][0].item<std::int64_t>() << ", position "
+                                      << bad[0][1].item<std::int64_t>() << "): the model or its input embeddings "
+                                      << "are not finite");
+}
+
+// Share of positions where both models choose the same next token; a position where the other
+// model's logits are not finite counts as a disagreement (it made no choice).
+double next_token_agreement(const at::Tensor& clean_logits, const at::Tensor& other_logits) {
+  const at::Tensor agree =
+      (clean_logits.argmax(-1) == other_logits.argmax(-1)).logical_and(finite_positions(other_logits));
+  return agree.to(at::kDouble).mean().item<double>();
+}
+
 }  // namespace
 
 LanguageModelUtility compare_language_model(const Llama2cModel& model, const at::Tensor& ids,
@@ -35,9 +57,9 @@ LanguageModelUtility compare_next_token_logits(const at::Tensor& ids, const at::
                     clean_logits.size(0) == ids.size(0) && clean_logits.size(1) == ids.size(1),
                 "logits must both be [B, T, vocab] for ids " << ids.sizes() << ", got " << clean_logits.sizes()
                                                              << " and " << other_logits.sizes());
+  check_clean_logits_finite(clean_logits);
   LanguageModelUtility u;
-  u.next_token_agreement =
-      (clean_logits.argmax(-1) == other_logits.argmax(-1)).to(at::kDouble).mean().item<double>();
+  u.next_token_agreement = next_token_agreement(clean_logits, other_logits);
   u.perplexity_clean = perplexity(clean_logits, ids);
   u.perplexity_perturbed = perplexity(other_logits, ids);
   return u;

@@ -21,7 +21,9 @@ LanguageModelUtility compare_language_model(const Llama2cModel& model, const at:
                                             const at::Tensor& perturbed);
 
 // The same from two sets of next-token logits [B, T, vocab] of ids [B, T]: the clean model's
-// and another's (a model with perturbed inputs, or an obfuscated model's, unshuffled).
+// and another's (a model with perturbed inputs, or an obfuscated model's, unshuffled). Clean
+// logits holding NaN or Inf are refused; a position whose other logits are not all finite counts
+// as a disagreement (NaN argmaxes must never agree).
 LanguageModelUtility compare_next_token_logits(const at::Tensor& ids, const at::Tensor& clean_logits,
                                                const at::Tensor& other_logits);
 // `count` texts of `tokens` new tokens after <s>, sampled at `temperature` (> 0); text i draws

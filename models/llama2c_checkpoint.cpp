@@ -4,12 +4,25 @@
 
 #include <cstring>
 #include <fstream>
+#include <string>
 #include <vector>
 
 #include "core/error.h"
 
 namespace embpriv {
 namespace {
+
+// The index [i, j, ...] of the element at position `flat` of a contiguous tensor, as text.
+std::string index_of_element(const at::Tensor& t, std::int64_t flat) {
+  std::vector<std::int64_t> index(static_cast<std::size_t>(t.dim()));
+  for (std::int64_t axis = t.dim() - 1; axis >= 0; --axis) {
+    index[static_cast<std::size_t>(axis)] = flat % t.size(axis);
+    flat /= t.size(axis);
+  }
+  std::string text = "[";
+  for (std::size_t i = 0; i < index.size(); ++i) text += (i ? ", " : "") + std::to_string(index[i]);
+  return text + "]";
+}
 
 class WeightReader {
  public:
@@ -23,6 +36,7 @@ class WeightReader {
                         << (offset_ + count) * 4 + 28 << " bytes, has " << data_.size() * 4 + 28 << ")");
     at::Tensor t = at::from_blob(data_.data() + offset_, shape, at::kFloat).clone();
     offset_ += count;
+    check_finite(t, name);
     return t;
   }
   void skip(std::int64_t count, const char* name) {
@@ -33,6 +47,15 @@ class WeightReader {
   std::int64_t left() const { return static_cast<std::int64_t>(data_.size()) - offset_; }
 
  private:
+  // A NaN or Inf weight makes every logit it touches NaN, and NaN argmaxes then agree with each
+  // other: refuse it here, naming the tensor and the index of its first non-finite value.
+  void check_finite(const at::Tensor& weights, const char* name) const {
+    const at::Tensor bad = at::isfinite(weights).logical_not().flatten().nonzero();
+    EMBPRIV_CHECK(bad.numel() == 0, path_ << ": " << name << " holds a non-finite weight (NaN or Inf) at "
+                                          << index_of_element(weights, bad[0][0].item<std::int64_t>())
+                                          << " (" << bad.size(0) << " in all)");
+  }
+
   std::vector<float> data_;
   std::string path_;
   std::int64_t offset_ = 0;

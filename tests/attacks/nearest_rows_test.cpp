@@ -63,6 +63,28 @@ TEST_CASE("excluded rows are never returned; bad input is named", "[attacks]") {
   CHECK_THROWS_WITH(parse_knn_metric("dot"), Contains("cosine or l2"));
 }
 
+TEST_CASE("a table row with Inf or NaN is refused, naming the row, unless it is excluded", "[attacks]") {
+  at::manual_seed(6);
+  at::Tensor table = at::randn({50, 8});
+  table[17][4] = INFINITY;
+  table[30][0] = NAN;
+  const at::Tensor ids = at::arange(0, 10);
+  for (KnnMetric metric : {KnnMetric::cosine, KnnMetric::l2}) {
+    KnnOptions options;
+    options.metric = metric;
+    options.k = 1;
+    // Without the check, every query's NaN score ranks first and top-1 recovery is 0.
+    CHECK_THROWS_WITH(nearest_rows(table.index_select(0, ids), table, options),
+                      Contains("knn: the table holds NaN or Inf in row 17 (2 such rows in all)"));
+    // Excluded rows are never returned, so their values do not matter.
+    options.excluded = at::zeros({50}, at::kBool);
+    options.excluded[17] = true;
+    options.excluded[30] = true;
+    const Neighbours n = nearest_rows(table.index_select(0, ids), table, options);
+    CHECK(top_k_recovery(ids, n.indices, 1) == 1.0);
+  }
+}
+
 TEST_CASE("clean stories260K embeddings recover their tokens; noise hides them", "[attacks]") {
   const at::Tensor table = load_llama2c_checkpoint(stories260k_checkpoint()).token_embedding;
   // The merged pieces (259..511) find themselves, by cosine and by L2. The 256 byte tokens

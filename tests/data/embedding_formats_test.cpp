@@ -75,6 +75,9 @@ TEST_CASE("GloVe and word2vec text", "[data]") {
   CHECK_THROWS_WITH(read_text_vectors(dir / "words.txt"), Contains("line 1: 'x' is not a number"));
   write(dir / "nan.txt", "the nan 1\n");
   CHECK_THROWS_WITH(read_text_vectors(dir / "nan.txt"), Contains("NaN or Inf"));
+  // A table is checked row by row where it is loaded: the first bad row is named.
+  write(dir / "inf.txt", "the 0.5 -1\nking 3 4\nqueen inf 1\nrook 1 nan\n");
+  CHECK_THROWS_WITH(read_text_vectors(dir / "inf.txt"), Contains("NaN or Inf in row 2 ('queen'; 2 such rows in all)"));
   CHECK_THROWS_WITH(read_text_vectors(dir / "missing.txt"), Contains("cannot read"));
 }
 
