@@ -16,7 +16,8 @@ double expected_cosine_tangent(double beta, double epsilon);
 // (vmf_mean_resultant_continued_fraction) wherever that takes at most
 // kMaxContinuedFractionSteps steps, else by the large-kappa expansion
 // (vmf_mean_resultant_asymptotic). Microseconds to a millisecond for every d >= 2 and finite
-// kappa > 0; 1 - A_d(kappa) is accurate to a few units of its last place.
+// kappa > 0, accurate to about one unit in the last place of A (the value A = 1 is returned
+// once 1 - A_d(kappa) ~ (d-1) / (2 kappa) is below half an ulp of 1, kappa > ~1e16 d).
 double vmf_mean_resultant(std::int64_t d, double kappa);
 
 // The continued fraction takes about sqrt(nu^2 + 60 kappa) - nu + 20 steps (nu = d/2): 77,500
@@ -26,8 +27,9 @@ double vmf_mean_resultant(std::int64_t d, double kappa);
 inline constexpr double kMaxContinuedFractionSteps = 262144.0;
 
 // The continued fraction of the Bessel ratio, summed backward from a tail started at the Amos
-// (1974) bounds: O(sqrt(kappa) + 1) terms, finite and accurate for every d >= 2 and kappa > 0,
-// but slow for kappa far above 1e9 (see above).
+// (1974) bounds: O(sqrt(kappa) + 1) terms; checked accurate for d in [2, 16384] and kappa in
+// [1e-6, 1e11] (tests/mechanisms/theory_test.cpp), but slow far above kappa = 1e9 (see above),
+// and it stops with an internal error where A rounds to 1 (kappa > ~1e16 d).
 double vmf_mean_resultant_continued_fraction(std::int64_t d, double kappa);
 // The large-kappa expansion of the same ratio (from the Riccati equation of I_nu / I_{nu-1};
 // the quotient of the Hankel expansions, Abramowitz & Stegun 9.7.1), summed to double
