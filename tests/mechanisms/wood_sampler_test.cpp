@@ -39,8 +39,8 @@ embpriv::RunningStats scaled_gaps(double kappa_drawn, double kappa, std::int64_t
 TEST_CASE("Wood's sampler draws the right 1 - w at kappa from 1e17 to the largest double",
           "[mechanisms][stat]") {
   // For large kappa the marginal density of t = 1 - w, proportional to
-  // exp(-kappa t) (t (2 - t))^((d-3)/2), makes kappa t Gamma((d-1)/2, 1) up to a relative
-  // O(d / kappa) (< 1e-14 here): mean and variance (d-1)/2. Check the mean of n = 20,000 draws
+  // exp(-kappa t) (t (2 - t))^((d-3)/2), makes kappa t Gamma((d-1)/2, 1) up to the factor
+  // (1 - t/2)^((d-3)/2) = 1 - O(d^2 / kappa) (< 1e-11 here): mean and variance (d-1)/2. Check the mean of n = 20,000 draws
   // at false-alarm rate 1e-6 (two-sided normal quantile 4.89, fixed seed). Power: a sampler
   // built with kappa x 1.1 has mean (d-1)/2.2, 100 standard errors away, and must be rejected.
   // Before the scaled form of Wood's b, kappa > 6.7e153 gave b = 0 and a NaN acceptance test
