@@ -27,6 +27,17 @@ double bessel_ratio_start(double v, double x) {
   return 0.5 * (lower + upper);
 }
 
+// The number of backward steps the continued fraction of A_d(kappa) takes (see
+// vmf_mean_resultant_continued_fraction): sqrt(nu^2 + 60 kappa) - nu, plus 20.
+double continued_fraction_steps(double nu, double kappa) {
+  return std::ceil(std::sqrt(nu * nu + 60.0 * kappa) - nu) + 20.0;
+}
+
+void check_resultant_arguments(std::int64_t d, double kappa) {
+  EMBPRIV_CHECK(d >= 2, "dimension d must be >= 2, got " << d);
+  require_positive("kappa", kappa);
+}
+
 }  // namespace
 
 double deflection_angle_tangent(double beta, double epsilon) {
@@ -45,8 +56,54 @@ double expected_cosine_tangent(double beta, double epsilon) {
 }
 
 double vmf_mean_resultant(std::int64_t d, double kappa) {
-  EMBPRIV_CHECK(d >= 2, "dimension d must be >= 2, got " << d);
-  require_positive("kappa", kappa);
+  check_resultant_arguments(d, kappa);
+  const double nu = 0.5 * static_cast<double>(d);
+  if (continued_fraction_steps(nu, kappa) > kMaxContinuedFractionSteps) {
+    return vmf_mean_resultant_asymptotic(d, kappa);
+  }
+  return vmf_mean_resultant_continued_fraction(d, kappa);
+}
+
+double vmf_mean_resultant_asymptotic(std::int64_t d, double kappa) {
+  check_resultant_arguments(d, kappa);
+  // R(x) = A_d(x) = I_nu(x) / I_{nu-1}(x), nu = d/2, solves the Riccati equation
+  // R' = 1 - R^2 - (m / x) R with m = 2 nu - 1 = d - 1 (from I_nu' = I_{nu-1} - (nu/x) I_nu and
+  // I_{nu-1}' = I_nu + ((nu-1)/x) I_{nu-1}, Abramowitz & Stegun 9.6.26). Its large-x expansion
+  // R ~ sum_n c_n x^-n (the quotient of the two Hankel expansions, A&S 9.7.1) has c_0 = 1,
+  // c_1 = -m/2, and, matching the powers x^-(n+1),
+  //   c_{n+1} = ((n - m) c_n - sum_{i=1..n} c_i c_{n+1-i}) / 2,
+  // so c_2 = c_3 = m (m - 2) / 8, c_4 = -m (m - 2) (m - 6) (m + 4) / 128, ...
+  // The terms t_n = c_n x^-n obey the same recurrence, with the sum of products taken as is:
+  //   t_{n+1} = ((n - m) t_n / x - sum_{i=1..n} t_i t_{n+1-i}) / 2.
+  // For m << x they shrink like (m / (2x))^n (times n! / (2x)^n at small m), and we sum
+  // 1 - R = -sum t_n (carried as is, like the S_u phase of the continued fraction, so 1 - A
+  // keeps its relative accuracy) until a term falls below 2^-64 of the sum. The series is
+  // asymptotic, not convergent: it is meant for m / x small and x large only. Where
+  // vmf_mean_resultant uses it (the continued fraction would take more than
+  // kMaxContinuedFractionSteps = K steps), 60 x > K^2 + 2 nu K, so x > 1.1e9 and m / x < 2.3e-4,
+  // and the fifth term is already below 1e-17 of the first.
+  const double x = kappa;
+  const double m = static_cast<double>(d) - 1.0;
+  constexpr int kMaxTerms = 24;
+  double t[kMaxTerms + 1];
+  t[1] = -0.5 * (m / x);  // not m / (2x): 2x overflows for x > DBL_MAX / 2
+  double one_minus_r = -t[1];
+  for (int n = 1; n < kMaxTerms; ++n) {
+    double products = 0.0;
+    for (int i = 1; i <= n; ++i) products += t[i] * t[n + 1 - i];
+    t[n + 1] = ((static_cast<double>(n) - m) * t[n] / x - products) / 2.0;
+    one_minus_r -= t[n + 1];
+    if (std::fabs(t[n + 1]) <= 0x1p-64 * one_minus_r) break;
+  }
+  // A rounds to 1 once 1 - A < 2^-54 (kappa > ~1e16 d); only then is it not below 1.
+  const double r = 1.0 - one_minus_r;
+  EMBPRIV_ASSERT(std::isfinite(r) && r > 0.0 && r <= 1.0,
+                 "A_d(kappa) out of (0, 1): d = " << d << ", kappa = " << kappa << ", got " << r);
+  return r;
+}
+
+double vmf_mean_resultant_continued_fraction(std::int64_t d, double kappa) {
+  check_resultant_arguments(d, kappa);
   // A_d(kappa) = R_nu(kappa) with nu = d/2 and R_u(x) = I_u(x) / I_{u-1}(x).
   // From the recurrence I_{u-1}(x) - I_{u+1}(x) = (2u/x) I_u(x) (Abramowitz & Stegun 9.6.26),
   // dividing by I_u: 1/R_u - R_{u+1} = 2u/x, i.e. R_u = x / (2u + x R_{u+1}): the classical
@@ -63,8 +120,7 @@ double vmf_mean_resultant(std::int64_t d, double kappa) {
   // [2, 16384] and kappa in [1e-6, 1e8] the damping exponent sum -2 ln R_u is >= 60.03
   // (minimum near d = 900, kappa = 9e7). This is O(sqrt(kappa) + 1) steps: about 77,500 at
   // kappa = 1e8, 21 at kappa = 1e-6. The start value itself is within a factor 2 of R_u.
-  const double extra = std::ceil(std::sqrt(nu * nu + 60.0 * x) - nu);
-  const std::int64_t steps = static_cast<std::int64_t>(extra) + 20;
+  const std::int64_t steps = static_cast<std::int64_t>(continued_fraction_steps(nu, x));
   const double u_start = nu + static_cast<double>(steps);
   // R_{u_start} = I_{v+1} / I_v with v = u_start - 1 >= nu - 1 + 20 >= 0.
   double r = bessel_ratio_start(u_start - 1.0, x);

@@ -28,10 +28,17 @@ class VmfKernel final : public RowKernel {
 
 VmfMechanism::VmfMechanism(double epsilon, double beta, double alpha)
     : Mechanism("vmf", epsilon, alpha, /*needs_direction=*/true),
-      beta_(require_positive("beta", beta)) {}
+      beta_(require_positive("beta", beta)) {
+  // kappa = eps / beta can overflow to inf for finite eps and beta (1e300 / 1e-10), where
+  // Wood's sampler has no meaning: refused here, before any work, for both budgets (text rows
+  // use alpha * eps, vMF paper, Def. 6.1).
+  require_positive("kappa = epsilon / beta", epsilon_for(Modality::visual) / beta_);
+  require_positive("kappa = alpha * epsilon / beta", epsilon_for(Modality::text) / beta_);
+}
 
 std::unique_ptr<RowKernel> VmfMechanism::make_kernel(double epsilon) const {
-  return std::make_unique<VmfKernel>(epsilon / beta_);  // kappa = eps / beta
+  // kappa = eps / beta; the text budget alpha * eps may overflow it where eps alone did not.
+  return std::make_unique<VmfKernel>(require_positive("kappa = epsilon / beta", epsilon / beta_));
 }
 
 Prediction VmfMechanism::norm_kept() const { return {1.0, "exact vMF, norm restored"}; }

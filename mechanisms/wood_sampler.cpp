@@ -2,13 +2,37 @@
 
 #include <cmath>
 
+#include "core/error.h"
+
 namespace embpriv {
+
+namespace {
+
+// 4 kappa^2 overflows a double above sqrt(DBL_MAX) / 2 = 6.7e153; beyond this kappa, Wood's b
+// is computed in a scaled form (see wood_b). Below it, the original form is kept bit for bit.
+constexpr double kScaledFormKappa = 1e150;
+
+// Wood (1994), step 0: b = (-2 kappa + sqrt(4 kappa^2 + (d-1)^2)) / (d-1), rewritten as
+// (d-1) / (2 kappa + sqrt(4 kappa^2 + (d-1)^2)) to avoid cancellation for large kappa, and
+// for kappa > kScaledFormKappa as r / (1 + sqrt(1 + r^2)) with r = (d-1) / (2 kappa) (the same
+// value divided through by 2 kappa), which cannot overflow: unscaled, 4 kappa^2 = inf would give
+// b = 0, x0 = 1 and a NaN acceptance test that rejects forever.
+double wood_b(double kappa, double m1) {
+  if (kappa > kScaledFormKappa) {
+    const double r = 0.5 * (m1 / kappa);
+    return r / (1.0 + std::sqrt(1.0 + r * r));
+  }
+  return m1 / (2.0 * kappa + std::sqrt(4.0 * kappa * kappa + m1 * m1));
+}
+
+}  // namespace
 
 WoodSampler::WoodSampler(double kappa, std::int64_t d)
     : kappa_(kappa), m1_(static_cast<double>(d - 1)) {
-  // Wood (1994), step 0: b = (-2 kappa + sqrt(4 kappa^2 + (d-1)^2)) / (d-1), rewritten as
-  // (d-1) / (2 kappa + sqrt(4 kappa^2 + (d-1)^2)) to avoid cancellation for large kappa.
-  b_ = m1_ / (2.0 * kappa_ + std::sqrt(4.0 * kappa_ * kappa_ + m1_ * m1_));
+  EMBPRIV_ASSERT(std::isfinite(kappa) && kappa > 0 && d >= 2,
+                 "Wood's sampler needs a finite kappa > 0 and d >= 2, got kappa = "
+                     << kappa << ", d = " << d);
+  b_ = wood_b(kappa_, m1_);
   x0_ = (1.0 - b_) / (1.0 + b_);
   one_minus_x0_ = 2.0 * b_ / (1.0 + b_);
   log_one_minus_x0_squared_ = std::log(one_minus_x0_) + std::log1p(x0_);

@@ -4,6 +4,7 @@
 
 #include <boost/math/special_functions/bessel.hpp>
 #include "tests/catch.h"
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -145,6 +146,98 @@ TEST_CASE("vmf_mean_resultant is finite, in (0, 1), increasing, within the Amos 
     }
   }
   CHECK(points > 1000);
+}
+
+TEST_CASE("vmf_mean_resultant keeps the continued fraction bit for bit up to kappa = 1e9",
+          "[theory]") {
+  // The switch to the expansion happens only where the continued fraction would take more than
+  // kMaxContinuedFractionSteps = 2^18 steps, i.e. kappa > (2^36 + d 2^18) / 60 >= 1.1e9.
+  for (double d_real : log_grid(2.0, 1e6, 2)) {
+    const std::int64_t d = static_cast<std::int64_t>(std::llround(d_real));
+    for (double kappa : log_grid(1e-6, 1e9, 2)) {
+      INFO("d = " << d << ", kappa = " << kappa);
+      CHECK(embpriv::vmf_mean_resultant(d, kappa) ==
+            embpriv::vmf_mean_resultant_continued_fraction(d, kappa));
+    }
+  }
+  // Beyond the switch, the expansion is used.
+  CHECK(embpriv::vmf_mean_resultant(768, 1e12) == embpriv::vmf_mean_resultant_asymptotic(768, 1e12));
+}
+
+TEST_CASE("vmf_mean_resultant's large-kappa expansion agrees with the continued fraction",
+          "[theory]") {
+  // Overlap range: kappa in [1e6, 1e11] (the continued fraction takes up to 2.4e6 steps there,
+  // 10 ms), d from 2 to 1e5 with (d - 1) / kappa <= 1e-3 (the expansion's domain). The
+  // continued fraction's 1 - A carries an absolute error of a few 1e-17 (theory.cpp, S_u
+  // phase); the expansion's 1 - A a relative one of a few 1e-16 (measured against mpmath: at
+  // most 2.6e-16, below). With 1 - A <= 5e-4 here, the two must agree to
+  // 5e-17 + 3e-16 * (1 - A) <= 2e-16 absolute, one ulp of A in [0.5, 1). Measured: the two
+  // give the same double at every point of this grid.
+  int compared = 0;
+  for (std::int64_t d : {2, 3, 7, 10, 100, 768, 4096, 16384, 100000}) {
+    for (double kappa : log_grid(1e6, 1e11, 2)) {
+      if (static_cast<double>(d - 1) > 1e-3 * kappa) continue;
+      const double by_fraction = embpriv::vmf_mean_resultant_continued_fraction(d, kappa);
+      const double by_expansion = embpriv::vmf_mean_resultant_asymptotic(d, kappa);
+      INFO("d = " << d << ", kappa = " << kappa << ", 1 - A = " << 1.0 - by_fraction);
+      CHECK(std::fabs((1.0 - by_expansion) - (1.0 - by_fraction)) <= 2e-16);
+      ++compared;
+    }
+  }
+  CHECK(compared > 80);
+}
+
+TEST_CASE("vmf_mean_resultant matches mpmath at kappa far beyond the continued fraction",
+          "[theory]") {
+  // Reference values of 1 - A_d(kappa): mpmath 1.3.0, 1 - besseli(d/2, kappa) /
+  // besseli(d/2 - 1, kappa) at 60 digits (120 at kappa = 1e50, 360 at kappa = 1e300), printed
+  // to 25 digits. Before the expansion, kappa = 1e17 took minutes (2.4e9 continued-fraction
+  // steps). A near 1 is stored to ulp(1 - 1e-13) = 1.1e-16, so 1 - A can only be as accurate as
+  // that absolutely: we require |(1 - A) - reference| <= 2e-16 (the rounding of A, 1.1e-16 at
+  // most, plus the expansion's own error, at most 2.6e-16 relative to 1 - A <= 5e-7 here).
+  struct Case {
+    std::int64_t d;
+    double kappa;
+    double one_minus_a;
+  };
+  const Case cases[] = {
+      {2, 1e12, 5.000000000001250000000001e-13},    {2, 1e17, 5.0000000000000000125e-18},
+      {2, 1e20, 5.0000000000000000000125e-21},      {2, 1e50, 5.0e-51},
+      {2, 1e300, 5.0e-301},                          {3, 1e12, 1.0e-12},
+      {3, 1e17, 1.0e-17},                            {3, 1e20, 1.0e-20},
+      {768, 1e12, 3.834999999266556249999267e-10},   {768, 1e17, 3.8349999999999926655625e-15},
+      {768, 1e20, 3.834999999999999992665562e-18},   {768, 1e50, 3.835e-48},
+      {768, 1e300, 3.835e-298},                      {16384, 1e12, 8.191499966453759624966454e-9},
+      {16384, 1e17, 8.19149999999966453759625e-14},  {16384, 1e20, 8.191499999999999664537596e-17},
+      {16384, 1e50, 8.1915e-47},                     {16384, 1e300, 8.1915e-297},
+      {1000000, 1e12, 4.999993750004999995078129e-7}, {1000000, 1e17, 4.999994999987500049999962e-12},
+      {1000000, 1e20, 4.99999499999998750005e-15},   {1000000, 1e50, 4.999995e-45},
+      {1000000, 1e300, 4.999995e-295},
+  };
+  for (const Case& c : cases) {
+    INFO("d = " << c.d << ", kappa = " << c.kappa);
+    const double a = embpriv::vmf_mean_resultant(c.d, c.kappa);
+    CHECK(std::fabs((1.0 - a) - c.one_minus_a) <= 2e-16);
+  }
+}
+
+TEST_CASE("vmf_mean_resultant takes at most milliseconds at any d and kappa", "[theory]") {
+  // Before the expansion, one call at kappa = 1e14 took about a second and at 1e17 minutes.
+  // The bound, 20 ms for one call, is 20 times the slowest continued fraction still used
+  // (2^18 steps, about 1 ms) and leaves room for a loaded machine.
+  for (std::int64_t d : {2, 768, 16384, 1000000}) {
+    for (double kappa : {1e9, 1e10, 1e12, 1e14, 1e17, 1e20, 1e100, 1e300, 1.7e308}) {
+      const auto start = std::chrono::steady_clock::now();
+      const double a = embpriv::vmf_mean_resultant(d, kappa);
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      INFO("d = " << d << ", kappa = " << kappa << ", A = " << a << ", " << seconds << " s");
+      CHECK(seconds < 0.02);
+      CHECK(std::isfinite(a));
+      CHECK(a > 0.0);
+      CHECK(a <= 1.0);
+    }
+  }
 }
 
 TEST_CASE("vmf_mean_resultant rejects bad parameters", "[theory]") {

@@ -7,6 +7,7 @@
 #include <limits>
 #include <sstream>
 
+#include "core/memory_limit.h"
 #include "core/rng.h"
 #include "experiments/engine/config_document.h"
 #include "data/synthetic_inputs.h"
@@ -20,6 +21,9 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::int64_t kChunkRows = 4096;  // rows perturbed at once: bounded memory at any N
 constexpr int kHistogramBins = 200;        // cosine histogram over [-1, 1]
+// Peak bytes per value of one chunk: x and y = M(x) in float32 (4 + 4), and the two float64
+// temporaries of OutputStatistics::add (x.to(kDouble) and its square or absolute value, 8 + 8).
+constexpr double kBytesPerChunkValue = 24;
 
 struct Settings {
   std::int64_t dim, samples;
@@ -36,6 +40,18 @@ Settings read_settings(const YAML::Node& config) {
   require_key(s.norm_max >= s.norm_min, "data.norm_max",
               "must be >= data.norm_min, got " + flow_yaml(config["data"]["norm_max"]));
   return s;
+}
+
+// The largest allocation of a point is one chunk of min(kChunkRows, samples) rows x dim values;
+// refused before any work when it exceeds the batch memory limit (core/memory_limit.h).
+void check_chunk_memory(const Settings& s) {
+  const std::int64_t rows = std::min(kChunkRows, s.samples);
+  const std::string problem = batch_memory_problem(batch_bytes(rows, s.dim, kBytesPerChunkValue));
+  require_key(problem.empty(), "data.dim",
+              "= " + std::to_string(s.dim) + " with data.samples = " + std::to_string(s.samples) +
+                  ": one chunk of " + std::to_string(rows) + " rows x " + std::to_string(s.dim) +
+                  " values (" + std::to_string(static_cast<int>(kBytesPerChunkValue)) +
+                  " bytes each) " + problem + "; lower data.dim");
 }
 
 // Row i is text when floor((i+1) f) > floor(i f): a share f of the rows, evenly interleaved,
@@ -155,7 +171,7 @@ class PerturbationExperiment final : public ExperimentType {
   }
 
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
-    read_settings(config);
+    check_chunk_memory(read_settings(config));
     point_mechanism(config, registry);
   }
 
