@@ -5,7 +5,6 @@
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -61,7 +60,7 @@ TEST_CASE("Wood's sampler draws the right 1 - w at kappa from 1e17 to the larges
   }
 }
 
-TEST_CASE("exact vMF returns finite unit vectors quickly at kappa >= 1e17", "[mechanisms]") {
+TEST_CASE("exact vMF returns finite unit vectors at kappa >= 1e17 (it looped forever above ~6.7e153)", "[mechanisms]") {
   // eps / beta from 1e17 to the largest double, d = 2 (where Wood's b is subnormal at the
   // largest kappa) and d = 768. Tolerance: outputs are float32, so ||y|| / ||x|| is 1 within
   // 2^-24 per rounding; 1e-6 allows a few.
@@ -70,12 +69,8 @@ TEST_CASE("exact vMF returns finite unit vectors quickly at kappa >= 1e17", "[me
     const at::Tensor x = at::randn({500, d}, generator, at::kFloat);
     for (double kappa : {1e17, 1e20, 1e100, 1e160, 1e300, kLargestKappa}) {
       INFO("d = " << d << ", kappa = " << kappa);
-      const auto start = std::chrono::steady_clock::now();
+      // Before the fix this call never returned (ctest's timeout ends such a run).
       const at::Tensor y = embpriv::VmfMechanism(kappa, 1.0).perturb(x, {3, 0});
-      const double seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      // 500 rows take about 1e-4 s; 1 s leaves room for a loaded machine.
-      CHECK(seconds < 1.0);
       REQUIRE(at::isfinite(y).all().item<bool>());
       for (double ratio : embpriv::row_norm_ratios(x, y)) CHECK(std::fabs(ratio - 1.0) < 1e-6);
       // The outputs sit on the input direction to float precision (1 - w < 1e-14).
