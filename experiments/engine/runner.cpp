@@ -127,8 +127,9 @@ int run_threads(const RunOptions& options, const RunPlan& plan) {
   EMBPRIV_CHECK(options.threads >= 0,
                 "--threads must be >= 0 (0: the config's threads), got " << options.threads);
   check_at_most_cpus(options.threads, "--threads");
+  if (options.threads > 0) return options.threads;
   check_at_most_cpus(plan.threads, plan.document.location("threads") + ": threads");
-  return options.threads > 0 ? options.threads : plan.threads;
+  return plan.threads;
 }
 
 // The rows a results file already holds, after checking it belongs to this run.

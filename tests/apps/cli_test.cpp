@@ -156,6 +156,8 @@ TEST_CASE("--threads and the threads key must lie between 0 and the CPU count", 
     CHECK_THAT(outcome.output, Catch::Matchers::Contains(message));
   }
   CHECK(!std::filesystem::exists(dir / "b.h5"));
+  // --threads replaces the config's threads, so the config's value is not used, nor checked.
+  CHECK(run_binary("run " + (dir / "many.yaml") + " --threads 1 --dry-run").code == 0);
 }
 
 TEST_CASE("CLI11's parse errors are one line with the embpriv: error: prefix", "[apps]") {
