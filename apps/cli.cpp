@@ -43,18 +43,19 @@ Command bounds_command(CLI::App& app, const MechanismRegistry& registry) {
   CLI::App* cmd = app.add_subcommand(
       "bounds", "Check the vMF paper's norm, cosine and dot-product theorems by simulation "
                 "(runs configs/bounds.yaml); exit 0 iff every check passes");
-  cmd->add_option("--dim", o->dim, "One dimension d instead of the config's {768, 4096}");
+  CLI::Option* dim = cmd->add_option("--dim", o->dim, "One dimension d (>= 2) instead of the config's {768, 4096}");
   cmd->add_option("--samples", o->samples, "Random inputs per checked setting (default 20000)");
   cmd->add_option("--seed", o->seed, "Run seed")->capture_default_str();
   add_run_flags(cmd, o->run, o->no_plot);
-  return {cmd, [o, &registry] {
+  return {cmd, [o, dim, &registry] {
             RunOptions run = o->run;
             run.config_path = "configs/bounds.yaml";
             run.config_text = kBoundsConfigText;
             run.overwrite = !run.resume;  // a shorthand: each call checks anew
             run.plot = !o->no_plot;
             run.overrides.push_back("seed=" + std::to_string(o->seed));
-            if (o->dim != 0) run.overrides.push_back("sweep.data.dim=[" + std::to_string(o->dim) + "]");
+            // A given --dim always becomes an override, so the config's check refuses d < 2.
+            if (dim->count() > 0) run.overrides.push_back("sweep.data.dim=[" + std::to_string(o->dim) + "]");
             if (o->samples != 0) run.overrides.push_back("data.samples=" + std::to_string(o->samples));
             return run_experiment(run, default_experiment_registry(), registry, std::cout);
           }};
@@ -95,11 +96,14 @@ Command run_command(CLI::App& app, const MechanismRegistry& registry) {
 Command merge_command(CLI::App& app, const MechanismRegistry& registry) {
   auto out = std::make_shared<std::string>();
   auto inputs = std::make_shared<std::vector<std::string>>();
+  auto overwrite = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand("merge", "Join the shard files of one run into one file");
-  cmd->add_option("out", *out, "Merged results file")->required();
+  cmd->add_option("out", *out, "Merged results file (a new file, or --overwrite)")->required();
   cmd->add_option("inputs", *inputs, "Shard files")->required();
-  return {cmd, [out, inputs, &registry] {
-            const ResultsTable merged = merge_run_files(*out, *inputs, default_experiment_registry(), registry);
+  cmd->add_flag("--overwrite", *overwrite, "Replace an existing merged file");
+  return {cmd, [out, inputs, overwrite, &registry] {
+            const ResultsTable merged =
+                merge_run_files(*out, *inputs, default_experiment_registry(), registry, *overwrite);
             std::cout << "merged " << inputs->size() << " files, " << merged.rows() << " rows, into "
                       << *out << " (complete: " << merged.attributes.at("complete") << ")\n";
             return 0;
@@ -159,6 +163,16 @@ int act(const Command& command) {
   }
 }
 
+// CLI11's --help and --version print as CLI11 does (exit 0); its parse errors become one line
+// of the embpriv kind, with exit code 2.
+int parse_error_exit(const CLI::App& app, const CLI::ParseError& e) {
+  if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+  std::string message = e.what();
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  std::cerr << "embpriv: error: " << message << " (see embpriv --help)\n";
+  return 2;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
@@ -187,8 +201,7 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    return parse_error_exit(app, e);
   }
   set_quiet(quiet);
   for (const Command& c : commands) {

@@ -1,6 +1,8 @@
 #include "experiments/engine/config_document.h"
 
 #include <fstream>
+#include <functional>
+#include <map>
 #include <sstream>
 
 namespace embpriv {
@@ -26,6 +28,27 @@ YAML::Node sweep_entry(const YAML::Node& root, const std::string& path) {
     }
   }
   return {};
+}
+
+// Refuses a map that gives one key twice, here or in any map or list below: yaml-cpp keeps both
+// entries, and which one a lookup finds would depend on how the key is read. `where` names the
+// place of a key ("x.yaml line 7").
+void check_unique_keys(const YAML::Node& node, const std::function<std::string(const YAML::Node&)>& where) {
+  if (node.IsSequence()) {
+    for (const auto& item : node) check_unique_keys(item, where);
+    return;
+  }
+  if (!node.IsMap()) return;
+  std::map<std::string, YAML::Node> seen;
+  for (const auto& entry : node) {
+    if (entry.first.IsScalar()) {
+      const auto [first, inserted] = seen.emplace(entry.first.Scalar(), entry.first);
+      EMBPRIV_CHECK(inserted, where(entry.first) << ": duplicate key '" << entry.first.Scalar()
+                                                 << "' (first given at " << where(first->second)
+                                                 << "); give each key once");
+    }
+    check_unique_keys(entry.second, where);
+  }
 }
 
 bool covers(const std::string& prefix, const std::string& path) {
@@ -96,6 +119,7 @@ ConfigDocument parse_config_text(const std::string& text, const std::string& ori
   } catch (const YAML::Exception& e) {
     throw Error(origin + " line " + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
   }
+  check_unique_keys(document.root, [&](const YAML::Node& key) { return file_line(origin, key); });
   if (!document.root || document.root.IsNull()) document.root = YAML::Node(YAML::NodeType::Map);
   EMBPRIV_CHECK(document.root.IsMap(),
                 origin << ": a config must be a YAML map of keys (type: ..., sweep: ...)");
@@ -124,6 +148,7 @@ void apply_overrides(ConfigDocument& document, const std::vector<std::string>& o
     } catch (const YAML::Exception& e) {
       throw Error(where + ": the value is not valid YAML: " + e.msg);
     }
+    check_unique_keys(value, [&](const YAML::Node&) { return where; });
     if (!document.root["sweep"] || !document.root["sweep"].IsMap()) {
       if (!document.root["sweep"] || document.root["sweep"].IsNull()) {
         document.root["sweep"] = YAML::Node(YAML::NodeType::Map);

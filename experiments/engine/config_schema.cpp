@@ -175,6 +175,34 @@ void check_config_keys(const ConfigDocument& document, const ConfigSchema& schem
 
 namespace {
 
+// True when `key` is a key of any map in the sweep block (also in zip groups and any_of blocks).
+bool sweep_mentions(const YAML::Node& node, const std::string& key) {
+  if (!node) return false;
+  if (node.IsSequence()) {
+    for (const auto& item : node) {
+      if (sweep_mentions(item, key)) return true;
+    }
+  }
+  if (!node.IsMap()) return false;
+  for (const auto& entry : node) {
+    if (entry.first.IsScalar() && entry.first.Scalar() == key) return true;
+    if (sweep_mentions(entry.second, key)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void check_open_map_named(const ConfigDocument& document, const std::string& path) {
+  const YAML::Node map = find_path(document.root, path);
+  if (!map.IsDefined() || !map.IsMap() || map["name"]) return;
+  if (sweep_mentions(document.root["sweep"], path + ".name")) return;
+  throw Error(document.location(path) + ": " + path + " " + flow_yaml(map) + " has no name; give the whole " +
+              path + " ({name: ..., ...}), or set single keys with " + path + ".KEY");
+}
+
+namespace {
+
 void merge_into(YAML::Node merged, const YAML::Node& values, const ConfigSchema& schema,
                 const std::string& prefix) {
   for (const auto& entry : values) {

@@ -37,8 +37,16 @@ ConfigSchema make_config_schema(ConfigKeys keys);
 // (zip groups: lists of one length). Throws embpriv::Error "LOCATION: key: problem".
 void check_config_keys(const ConfigDocument& document, const ConfigSchema& schema);
 
+// Rejects an open map (a mechanism) at `path` that is a map without its `name` (unless the sweep
+// sets `path.name`): merged over the default, it would silently become the default's mechanism.
+// The engine calls it for the maps the file or an override gives whole, not for those that
+// overrides of single keys build (`mechanism.epsilon=3` changes the default). Throws
+// "LOCATION: problem".
+void check_open_map_named(const ConfigDocument& document, const std::string& path);
+
 // The document's values over the defaults: what a point of the grid starts from.
-// Open maps given by the user replace their default whole.
+// Open maps given by the user with a name replace their default whole; without one (built by
+// overrides of single keys, check_open_map_named) their keys are set on the default.
 YAML::Node merge_over_defaults(const ConfigSchema& schema, const YAML::Node& values);
 
 }  // namespace embpriv

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "core/error.h"
@@ -128,6 +129,15 @@ std::string config_type_name(const ConfigDocument& document) {
 
 namespace {
 
+// The open maps (mechanisms) a document gives whole; single-key overrides may add to them later.
+std::set<std::string> open_maps_in(const ConfigDocument& document, const ConfigSchema& schema) {
+  std::set<std::string> given;
+  for (const std::string& path : schema.open_paths) {
+    if (find_path(document.root, path).IsDefined()) given.insert(path);
+  }
+  return given;
+}
+
 // Step 1: the type, the schema, the overrides applied, and the document's keys checked; base is
 // the defaults with the document over them.
 void read_document(RunPlan& plan, ConfigDocument document, const std::vector<std::string>& overrides,
@@ -143,12 +153,15 @@ void read_document(RunPlan& plan, ConfigDocument document, const std::vector<std
     EMBPRIV_CHECK(text.rfind("type=", 0) != 0,
                   "command line '" << text << "': the experiment type comes from the config file");
   }
+  std::set<std::string> given_whole = open_maps_in(document, plan.schema);  // as the file gives them
   apply_overrides(document, overrides,
                   [&](const std::string& key) { return plan.schema.is_list_key(key); });
   for (const auto& [key, where] : document.override_origin) {
     const std::string path = key.rfind("sweep.", 0) == 0 ? key.substr(6) : key;
     EMBPRIV_CHECK(plan.schema.knows(path), where << ": unknown key '" << path << "'");
+    if (plan.schema.open_paths.count(key)) given_whole.insert(key);
   }
+  for (const std::string& path : given_whole) check_open_map_named(document, path);
   check_config_keys(document, plan.schema);
   plan.document = std::move(document);
   plan.base = merge_over_defaults(plan.schema, plan.document.root);
@@ -193,7 +206,11 @@ void expand_sweep(RunPlan& plan) {
     EMBPRIV_CHECK(seen.insert(path).second, plan.document.location("sweep." + path)
                                                 << ": '" << path << "' is swept twice");
   }
-  plan.grid = expand_grid(plan.axes, plan.seed, plan.seeds);
+  try {
+    plan.grid = expand_grid(plan.axes, plan.seed, plan.seeds);
+  } catch (const Error& e) {
+    throw Error(plan.document.location("sweep") + ": " + e.what());
+  }
 }
 
 // Step 4: every distinct point is checked (replicates share their config), before any work.

@@ -10,6 +10,7 @@
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <thread>
 
 #include "core/device.h"
 #include "core/error.h"
@@ -19,6 +20,7 @@
 #include "experiments/engine/result_rows.h"
 #include "experiments/engine/run_plan.h"
 #include "experiments/results/merge.h"
+#include "experiments/results/output_file.h"
 
 namespace embpriv {
 namespace {
@@ -110,6 +112,24 @@ std::map<std::string, std::string> run_attributes(const RunPlan& plan, const Sha
           {"shard", shard.describe()},
           {"grid_rows", std::to_string(plan.grid.size())},
           {"complete", static_cast<std::int64_t>(done) == shard_rows ? "true" : "false"}};
+}
+
+// Refuses more threads than the machine has CPUs: each is an OS thread, and thousands of them
+// only slow the run down. `what` names the setting.
+void check_at_most_cpus(std::int64_t threads, const std::string& what) {
+  const unsigned cpus = std::thread::hardware_concurrency();  // 0: unknown, then no limit
+  EMBPRIV_CHECK(cpus == 0 || threads <= static_cast<std::int64_t>(cpus),
+                what << " must be at most the " << cpus << " CPUs of this machine, got " << threads);
+}
+
+// The threads of the run: --threads, else the config's; 0 leaves LibTorch's default (all cores).
+int run_threads(const RunOptions& options, const RunPlan& plan) {
+  EMBPRIV_CHECK(options.threads >= 0,
+                "--threads must be >= 0 (0: the config's threads), got " << options.threads);
+  check_at_most_cpus(options.threads, "--threads");
+  if (options.threads > 0) return options.threads;
+  check_at_most_cpus(plan.threads, plan.document.location("threads") + ": threads");
+  return plan.threads;
 }
 
 // The rows a results file already holds, after checking it belongs to this run.
@@ -223,6 +243,19 @@ RowsRun run_rows(const RunPlan& plan, const std::vector<const GridPoint*>& todo,
   return run;
 }
 
+// Before reading any shard: the merged file is none of the inputs (`embpriv merge s1 s2 s3`
+// forgot OUT), replaces no existing file without --overwrite, and can be written.
+void check_merge_output(const std::string& out, const std::vector<std::string>& inputs, bool overwrite) {
+  for (const std::string& input : inputs) {
+    std::error_code error;
+    EMBPRIV_CHECK(out != input && !std::filesystem::equivalent(out, input, error),
+                  "the merged file " << out << " is also one of the files to merge; name a new file "
+                                     << "first: embpriv merge OUT IN...");
+  }
+  check_output_writable(out);
+  check_not_replacing(out, overwrite, "pass --overwrite to replace it (embpriv merge OUT IN...: OUT comes first)");
+}
+
 }  // namespace
 
 int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
@@ -233,6 +266,7 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
           : plan_from_document(parse_config_text(options.config_text, options.config_path),
                                options.overrides, types, mechanisms);
   const std::string path = options.out.empty() ? plan.out : options.out;
+  const int threads = run_threads(options, plan);
   if (options.dry_run) {
     print_dry_run(plan, options.shard, path, out);
     return 0;
@@ -241,9 +275,10 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
   EMBPRIV_CHECK(options.save_interval_seconds >= 0,
                 "--save-every must be >= 0 seconds, got " << options.save_interval_seconds);
   const std::string device = select_device(plan.device).str();  // "cuda" without a GPU: an error now
+  check_output_writable(path);
+  const OutputLock lock(path);  // held until the rows, their saves and the figures are done
   std::string start_time = utc_now();
   RowRecords records = starting_records(options, plan, path, start_time);
-  const int threads = options.threads > 0 ? options.threads : plan.threads;
   if (threads > 0) at::set_num_threads(threads);
 
   const ShardRows rows = shard_rows(plan, options.shard, records);
@@ -286,7 +321,10 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
 }
 
 ResultsTable merge_run_files(const std::string& out, const std::vector<std::string>& inputs,
-                             const ExperimentRegistry& types, const MechanismRegistry& mechanisms) {
+                             const ExperimentRegistry& types, const MechanismRegistry& mechanisms,
+                             bool overwrite) {
+  check_merge_output(out, inputs, overwrite);
+  const OutputLock lock(out);
   ResultsTable merged = merge_results(inputs);
   const auto config = merged.attributes.find("config");
   if (merged.attributes.at("complete") == "true" && config != merged.attributes.end()) {

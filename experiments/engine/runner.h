@@ -27,14 +27,18 @@ struct RunOptions {
 };
 
 // Returns the exit code: 0 all rows ok, 1 some rows failed, 130 interrupted.
-// Bad configs and options throw embpriv::Error before any row runs.
+// Bad configs and options, an output path that cannot be written, and an output another process
+// writes (OUT.lock, results/output_file.h) throw embpriv::Error before any row runs.
 int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
                    const MechanismRegistry& mechanisms, std::ostream& out);
 
 // `embpriv merge OUT IN...`: joins the shard files of one run (results/merge.h) and, when the
-// merged file is complete, fills the columns that need every row, as a single run would.
+// merged file is complete, fills the columns that need every row, as a single run would. OUT must
+// not be an input, and an existing OUT is replaced only with `overwrite`; both are checked, and
+// OUT locked, before any input is read.
 ResultsTable merge_run_files(const std::string& out, const std::vector<std::string>& inputs,
-                             const ExperimentRegistry& types, const MechanismRegistry& mechanisms);
+                             const ExperimentRegistry& types, const MechanismRegistry& mechanisms,
+                             bool overwrite = false);
 
 // `embpriv plot FILE`: the figures of a results file, next to it. Returns the files written.
 std::vector<std::string> plot_results_file(const std::string& path, const ExperimentRegistry& types,

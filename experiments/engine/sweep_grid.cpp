@@ -12,6 +12,29 @@ namespace embpriv {
 
 namespace {
 
+// The product a * b, or kMaxGridRows + 1 when it exceeds the limit (or overflows): a count
+// that saturates, so a grid of 2^64 points cannot wrap around to a small number.
+std::int64_t saturating_product(std::int64_t a, std::int64_t b) {
+  std::int64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product) || product > kMaxGridRows) return kMaxGridRows + 1;
+  return product;
+}
+
+// The points of the product of `axes`, saturated at kMaxGridRows + 1.
+std::int64_t saturating_point_count(const std::vector<SweepAxis>& axes) {
+  std::int64_t points = 1;
+  for (const SweepAxis& axis : axes) {
+    points = saturating_product(points, static_cast<std::int64_t>(axis.steps.size()));
+  }
+  return points;
+}
+
+void check_point_count(std::int64_t points, const std::string& what) {
+  EMBPRIV_CHECK(points <= kMaxGridRows, what << " has more than " << kMaxGridRows
+                                             << " points (the limit of a sweep); sweep fewer values, or "
+                                             << "split the sweep into several configs");
+}
+
 // Every step of the product of `axes` (the last axis varies fastest), as the values of `paths`.
 std::vector<std::vector<YAML::Node>> product_steps(const std::vector<SweepAxis>& axes,
                                                    const std::vector<std::string>& paths);
@@ -31,6 +54,11 @@ SweepAxis any_of_axis(const YAML::Node& blocks) {
     }
   }
   std::set<std::string> keys;
+  std::int64_t total = 0;
+  for (const auto& axes : block_axes) {
+    total += saturating_point_count(axes);  // each term is at most kMaxGridRows + 1: no overflow
+    check_point_count(total, "sweep.any_of");
+  }
   for (const auto& axes : block_axes) {
     for (auto& step : product_steps(axes, axis.paths)) {
       std::string key;
@@ -106,6 +134,17 @@ std::vector<SweepAxis> read_sweep_axes(const YAML::Node& sweep) {
   return axes;
 }
 
+std::int64_t checked_grid_rows(const std::vector<SweepAxis>& axes, std::int64_t seeds) {
+  EMBPRIV_CHECK(seeds >= 1, "seeds must be >= 1, got " << seeds);
+  const std::int64_t points = saturating_point_count(axes);
+  check_point_count(points, "the sweep");
+  const std::int64_t rows = saturating_product(points, seeds);
+  EMBPRIV_CHECK(rows <= kMaxGridRows, "the sweep has " << points << " points x " << seeds
+                                                      << " seeds, more than " << kMaxGridRows
+                                                      << " rows (the limit of a sweep); use fewer seeds or values");
+  return rows;
+}
+
 std::vector<std::string> swept_paths(const std::vector<SweepAxis>& axes) {
   std::vector<std::string> paths;
   for (const SweepAxis& axis : axes) paths.insert(paths.end(), axis.paths.begin(), axis.paths.end());
@@ -114,9 +153,7 @@ std::vector<std::string> swept_paths(const std::vector<SweepAxis>& axes) {
 
 std::vector<GridPoint> expand_grid(const std::vector<SweepAxis>& axes, std::uint64_t seed,
                                    std::int64_t seeds) {
-  EMBPRIV_CHECK(seeds >= 1, "seeds must be >= 1, got " << seeds);
-  std::int64_t points = 1;
-  for (const SweepAxis& axis : axes) points *= static_cast<std::int64_t>(axis.steps.size());
+  const std::int64_t points = checked_grid_rows(axes, seeds) / seeds;
   std::vector<GridPoint> grid;
   grid.reserve(static_cast<std::size_t>(points * seeds));
   for (std::int64_t p = 0; p < points; ++p) {

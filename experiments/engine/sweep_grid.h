@@ -34,12 +34,22 @@ struct GridPoint {
   std::uint64_t point_id = 0;  // hash of key: the "point" of derive_seed()
 };
 
+// The most rows (points x seeds) a grid may have: every row is held in memory and checked before
+// any work, so a larger grid is refused before it is expanded.
+constexpr std::int64_t kMaxGridRows = 1'000'000;
+
+// The rows of the grid of `axes` times `seeds`, counted without overflow. Throws embpriv::Error
+// when they exceed kMaxGridRows, naming the count (or saying that it overflows).
+std::int64_t checked_grid_rows(const std::vector<SweepAxis>& axes, std::int64_t seeds);
+
 // The axes of a (checked) sweep block, in the order they are written. Throws embpriv::Error when
-// an any_of block sweeps a key twice, or two of its steps are the same point.
+// an any_of block sweeps a key twice, two of its steps are the same point, or its points exceed
+// kMaxGridRows.
 std::vector<SweepAxis> read_sweep_axes(const YAML::Node& sweep);
 // Every swept key, in axis order.
 std::vector<std::string> swept_paths(const std::vector<SweepAxis>& axes);
-// The full grid: the last axis varies fastest, the replicate fastest of all.
+// The full grid: the last axis varies fastest, the replicate fastest of all. Throws
+// embpriv::Error, before expanding anything, when the grid exceeds kMaxGridRows.
 std::vector<GridPoint> expand_grid(const std::vector<SweepAxis>& axes, std::uint64_t seed,
                                    std::int64_t seeds);
 // A point's config: base (defaults + document, without `sweep`) with the point's values set;

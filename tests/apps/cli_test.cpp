@@ -8,11 +8,13 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <thread>
 
 #include "apps/cli.h"
 #include "experiments/results/results_table.h"
 #include "mechanisms/vmf_tangent.h"
 #include "tests/test_binary.h"
+#include "tests/test_temp_dir.h"
 
 using namespace embpriv;
 namespace fs = std::filesystem;
@@ -124,4 +126,49 @@ TEST_CASE("same seed gives byte-identical /table values with 1 and 2 threads", "
     }
   }
   fs::remove_all(dir);
+}
+
+TEST_CASE("bounds refuses --dim below 2 instead of running other dimensions", "[apps]") {
+  for (const std::string dim : {"0", "-5", "1"}) {
+    INFO(dim);
+    const Outcome outcome = run_errors("bounds --dim " + dim + " --samples 5 --no-plot");
+    CHECK(outcome.code == 2);
+    CHECK_THAT(outcome.output, Catch::Matchers::Contains("data.dim must be >= 2, got " + dim));
+  }
+}
+
+TEST_CASE("--threads and the threads key must lie between 0 and the CPU count", "[apps]") {
+  TempDir dir("embpriv_cli_threads_test");
+  const std::string many = std::to_string(std::thread::hardware_concurrency() + 1);
+  std::ofstream(dir / "many.yaml") << "type: bounds\nthreads: " << many << "\ndata: {samples: 500}\n";
+  const std::string small = " --dim 64 --samples 500 --no-plot -q --out " + (dir / "b.h5");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"bounds --threads -1" + small, "--threads must be >= 0 (0: the config's threads), got -1"},
+      {"bounds --threads 100000" + small, "--threads must be at most the"},
+      {"bounds --threads " + many + small, "CPUs of this machine, got " + many},
+      {"run " + (dir / "many.yaml") + " --dry-run", "many.yaml line 2: threads must be at most the"},
+  };
+  for (const auto& [args, message] : cases) {
+    INFO(args);
+    const Outcome outcome = run_errors(args);
+    CHECK(outcome.code == 2);
+    CHECK(outcome.output.rfind("embpriv: error: ", 0) == 0);
+    CHECK_THAT(outcome.output, Catch::Matchers::Contains(message));
+  }
+  CHECK(!std::filesystem::exists(dir / "b.h5"));
+  // --threads replaces the config's threads, so the config's value is not used, nor checked.
+  CHECK(run_binary("run " + (dir / "many.yaml") + " --threads 1 --dry-run").code == 0);
+}
+
+TEST_CASE("CLI11's parse errors are one line with the embpriv: error: prefix", "[apps]") {
+  for (const std::string args : {"bounds --frobnicate", "run", "bounds --samples lots", "merge out.h5"}) {
+    INFO(args);
+    const Outcome outcome = run_errors(args);
+    CHECK(outcome.code == 2);
+    CHECK(outcome.output.rfind("embpriv: error: ", 0) == 0);
+    CHECK(std::count(outcome.output.begin(), outcome.output.end(), '\n') == 1);
+  }
+  const Outcome help = run_binary("bounds --help");
+  CHECK(help.code == 0);
+  CHECK_THAT(help.output, Catch::Matchers::Contains("--dim"));
 }

@@ -3,6 +3,7 @@
 #include "tests/catch.h"
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -174,4 +175,99 @@ TEST_CASE("run, info, merge and plot from the command line", "[apps][engine]") {
   const Outcome truncated = run_binary("info " + (dir / "truncated.h5"));
   CHECK(truncated.code == 2);
   CHECK_THAT(truncated.output, Contains("truncated or corrupt"));
+}
+
+namespace {
+
+// Two shards of a tiny sweep in `dir`: part1.h5 and part2.h5.
+void write_two_shards(const TempDir& dir) {
+  std::ofstream(dir / "sweep.yaml") << kSweep;
+  for (const char* shard : {"1/2", "2/2"}) {
+    const std::string out = dir / (std::string("part") + shard[0] + ".h5");
+    REQUIRE(run_binary("run " + (dir / "sweep.yaml") + " data.samples=200 data.dim=16 seeds=1 --shard " + shard +
+                       " --out " + out + " -q")
+                .code == 0);
+  }
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+TEST_CASE("merge never replaces an existing file without --overwrite", "[apps][engine]") {
+  TempDir dir("embpriv_merge_safety_test");
+  write_two_shards(dir);
+  const std::string part1 = file_bytes(dir / "part1.h5");
+  // OUT forgotten: the first shard would be the merged file.
+  const Outcome forgotten = run_binary("merge " + (dir / "part1.h5") + " " + (dir / "part2.h5"));
+  CHECK(forgotten.code == 2);
+  CHECK_THAT(forgotten.output, Contains("embpriv: error: ") && Contains("part1.h5 exists; pass --overwrite"));
+  const Outcome into_input = run_binary("merge " + (dir / "part1.h5") + " " + (dir / "part1.h5") + " " +
+                                        (dir / "part2.h5") + " --overwrite");
+  CHECK(into_input.code == 2);
+  CHECK_THAT(into_input.output, Contains("is also one of the files to merge"));
+  CHECK(file_bytes(dir / "part1.h5") == part1);
+  // An existing file of another run is kept; --overwrite replaces it.
+  std::ofstream(dir / "other.h5") << "another run's results";
+  const Outcome kept = run_binary("merge " + (dir / "other.h5") + " " + (dir / "part1.h5") + " " + (dir / "part2.h5"));
+  CHECK(kept.code == 2);
+  CHECK(file_bytes(dir / "other.h5") == "another run's results");
+  const Outcome replaced = run_binary("merge " + (dir / "other.h5") + " " + (dir / "part1.h5") + " " +
+                                      (dir / "part2.h5") + " --overwrite");
+  CHECK(replaced.code == 0);
+  CHECK_THAT(replaced.output, Contains("complete: true"));
+}
+
+TEST_CASE("an output path that cannot be written is refused before any row runs", "[apps][engine]") {
+  TempDir dir("embpriv_out_path_test");
+  std::ofstream(dir / "sweep.yaml") << kSweep;
+  std::ofstream(dir / "a_file") << "x";
+  fs::create_directories(dir / "a_folder");
+  const std::string run = "run " + (dir / "sweep.yaml") + " data.samples=200 data.dim=16 --no-plot --out ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {run + (dir / "a_file") + "/x.h5", "a_file is a file, not a folder"},
+      {run + (dir / "a_file") + "/deeper/x.h5", "a_file is a file, not a folder"},
+      {run + (dir / "a_folder"), "it is a folder"},
+      {"merge " + (dir / "a_folder") + " " + (dir / "p.h5"), "it is a folder"},
+  };
+  for (const auto& [args, message] : cases) {
+    INFO(args);
+    const Outcome outcome = run_binary(args);
+    CHECK(outcome.code == 2);
+    CHECK_THAT(outcome.output, Contains("embpriv: error: cannot write results to ") && Contains(message));
+    CHECK_THAT(outcome.output, !Contains("row 0"));  // refused before the first row
+  }
+  if (geteuid() != 0) {  // root writes into read-only folders
+    fs::create_directories(dir / "read_only");
+    fs::permissions(dir / "read_only", fs::perms::owner_read | fs::perms::owner_exec);
+    const Outcome outcome = run_binary(run + (dir / "read_only") + "/x.h5");
+    CHECK(outcome.code == 2);
+    CHECK_THAT(outcome.output, Contains("is not writable"));
+    fs::permissions(dir / "read_only", fs::perms::owner_all);
+  }
+}
+
+TEST_CASE("a second writer of the same --out is refused while the first holds OUT.lock", "[apps][engine]") {
+  TempDir dir("embpriv_out_lock_test");
+  std::ofstream(dir / "sweep.yaml") << kSweep;
+  const std::string out = dir / "x.h5";
+  const std::string run = "run " + (dir / "sweep.yaml") + " data.samples=200 data.dim=16 seeds=1 --no-plot -q --out " + out;
+  {
+    // The first writer, as another embpriv process holds it: an exclusive flock on OUT.lock.
+    const int held = ::open((out + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    REQUIRE(held >= 0);
+    REQUIRE(::flock(held, LOCK_EX | LOCK_NB) == 0);
+    const Outcome second = run_binary(run);
+    CHECK(second.code == 2);
+    CHECK_THAT(second.output, Contains("embpriv: error: another embpriv process is writing " + out));
+    CHECK(!fs::exists(out));
+    ::close(held);
+  }
+  // Once it is released (also when its holder is killed) the next run takes it, and removes it.
+  CHECK(run_binary(run).code == 0);
+  CHECK(fs::exists(out));
+  CHECK(!fs::exists(out + ".lock"));
 }
