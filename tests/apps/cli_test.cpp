@@ -137,7 +137,7 @@ TEST_CASE("bounds refuses --dim below 2 instead of running other dimensions", "[
   }
 }
 
-TEST_CASE("--threads and the threads key must lie between 0 and the CPU count", "[apps]") {
+TEST_CASE("the --threads option and the threads key must lie between 0 and the CPU count", "[apps]") {
   TempDir dir("embpriv_cli_threads_test");
   const std::string many = std::to_string(std::thread::hardware_concurrency() + 1);
   std::ofstream(dir / "many.yaml") << "type: bounds\nthreads: " << many << "\ndata: {samples: 500}\n";
