@@ -39,7 +39,7 @@ struct CheckRow {
 // clip norm 1, and partners at cosine 0.2-0.9 (for the dot products of Thm 5.3).
 struct BoundsInputs {
   at::Tensor x1, x2;
-  std::vector<double> norms1, dots12;
+  std::vector<double> norms1, l1_norms1, dots12;  // ||x1|| (L2 and L1, the latter summed in index order)
 };
 BoundsInputs make_bounds_inputs(std::int64_t samples, std::int64_t d, std::uint64_t seed);
 
