@@ -310,9 +310,8 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
         << (options.out.empty() ? "" : " --out " + path) << "\n";
     return 130;
   }
-  const bool complete = static_cast<std::int64_t>(records.size()) == rows.count;
   const int reported = whole_and_complete() ? plan.type->report(table, out) : 0;
-  if (complete && options.plot && options.shard.count == 1) {
+  if (whole_and_complete() && options.plot) {
     for (const std::string& file : plot_results_file(path, types, mechanisms)) {
       out << "plot: " << file << "\n";
     }
