@@ -1,4 +1,8 @@
 // The `embpriv` command line: parse, dispatch, report (apps/cli.h).
 #include "apps/cli.h"
+#include "core/blas_kernel.h"
 
-int main(int argc, char** argv) { return embpriv::run_cli(argc, argv); }
+int main(int argc, char** argv) {
+  embpriv::select_blas_kernel(argv);  // may start embpriv again with a faster BLAS kernel
+  return embpriv::run_cli(argc, argv);
+}

@@ -4,8 +4,8 @@
 # exactly. Used to show that a refactoring changes no number.
 # Usage: scripts/compare_tables.sh OLD_EMBPRIV NEW_EMBPRIV CONFIG... [-- OVERRIDE...]
 # OLD_EMBPRIV may also be a folder of results files made earlier, NAME.h5 for configs/.../NAME.yaml.
-# EXCLUDE_COLUMNS="a b" leaves /table columns out of the comparison (wall times such as
-# obfuslm's cluster_seconds differ between any two runs).
+# EXCLUDE_COLUMNS="a b" leaves /table columns out of the comparison (e.g. cluster_seconds, a
+# wall time that obfuslm tables held in /table before it moved to /timing/cluster).
 # Exits 0 iff every config gives identical /table and /curves; prints one line per config.
 set -euo pipefail
 old=$1 new=$2

@@ -1,3 +1,12 @@
 // The Catch2 main of embpriv's tests. Tests live beside the module they test, under tests/.
-#define CATCH_CONFIG_MAIN
+// Like the embpriv binary, the tests run on a fast BLAS kernel when OpenBLAS fell back to a
+// generic one (core/blas_kernel.h).
+#define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+
+#include "core/blas_kernel.h"
+
+int main(int argc, char** argv) {
+  embpriv::select_blas_kernel(argv);
+  return Catch::Session().run(argc, argv);
+}

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/phase_clock.h"
 #include "experiments/engine/config_document.h"
 #include "experiments/engine/run_cache.h"
 #include "experiments/engine/config_keys.h"
@@ -26,6 +27,9 @@ struct PointInput {
   const YAML::Node& config;  // the point's resolved config
   const MechanismRegistry& mechanisms;
   RunCache& cache;  // what the points of this run share (loaded data, models, clusters)
+  // The row's phases: run_point calls phases.start("load"), .start("perturb"), ... and the
+  // engine stores the seconds of each under /timing/<phase>.
+  PhaseClock& phases;
 };
 
 // One row's results. Columns are set by name, in any order: the engine writes them in the
@@ -36,6 +40,7 @@ struct PointResult {
   std::map<std::string, std::string> strings;  // the type's string columns, by name
   std::vector<std::pair<std::string, std::vector<double>>> curves;
   std::string headline;  // a short summary for the log line ("mean_cosine=0.894")
+  std::map<std::string, double> phase_seconds;  // filled by the engine from PointInput::phases
 
   // Sets a number (or string) column; setting one twice is an internal error.
   void set(const std::string& column, double value);

@@ -71,10 +71,16 @@ ResultsTable table_from_records(const RunPlan& plan, const RowRecords& records) 
     status.push_back(record.ok ? "ok" : "failed");
     errors.push_back(record.ok ? "" : record.error);
     table.seconds.push_back(record.seconds);
+    for (const auto& [phase, seconds] : record.result.phase_seconds) {
+      auto& column = table.phase_seconds[phase];
+      column.resize(table.seconds.size() - 1, 0.0);  // earlier rows without this phase
+      column.push_back(seconds);
+    }
     if (record.ok && !record.result.curves.empty()) {
       table.curves.push_back({row, record.result.curves});
     }
   }
+  for (auto& [phase, column] : table.phase_seconds) column.resize(table.seconds.size(), 0.0);
   table.columns.push_back({"row", rows});
   table.columns.push_back({"replicate", replicates});
   table.columns.push_back({"seed", seeds});
@@ -130,6 +136,9 @@ RowRecords records_from_table(const RunPlan& plan, const ResultsTable& table) {
     RowRecord record;
     record.ok = true;
     record.seconds = table.seconds.empty() ? 0 : table.seconds[i];
+    for (const auto& [phase, seconds] : table.phase_seconds) {
+      if (seconds[i] != 0) record.result.phase_seconds[phase] = seconds[i];
+    }
     for (const std::string& name : plan.type->number_columns()) {
       record.result.set(name, std::get<std::vector<double>>(table.column(name).values)[i]);
     }

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <thread>
 
+#include "core/blas_kernel.h"
+#include "core/blas_library.h"
 #include "core/device.h"
 #include "core/error.h"
 #include "core/log.h"
@@ -98,6 +100,7 @@ std::map<std::string, std::string> run_attributes(const RunPlan& plan, const Sha
                                                   const std::string& device,
                                                   const std::string& start_time,
                                                   std::int64_t shard_rows, std::size_t done) {
+  const BlasLibrary blas = bound_blas();
   return {{"embpriv_version", embpriv_version()},
           {"git_commit", git_commit()},
           {"type", plan.type->name()},
@@ -111,7 +114,17 @@ std::map<std::string, std::string> run_attributes(const RunPlan& plan, const Sha
           {"end_time", utc_now()},
           {"shard", shard.describe()},
           {"grid_rows", std::to_string(plan.grid.size())},
-          {"complete", static_cast<std::int64_t>(done) == shard_rows ? "true" : "false"}};
+          {"complete", static_cast<std::int64_t>(done) == shard_rows ? "true" : "false"},
+          {"blas", blas.describe()},
+          {"blas_kernel", blas.kernel},
+          {"blas_kernel_origin", blas_kernel_origin()}};
+}
+
+// The first log line of a run: the BLAS every matrix product goes through, and its kernel.
+void log_blas() {
+  const BlasLibrary blas = bound_blas();
+  info("BLAS: " + blas.describe() + (blas.kernel.empty() ? "" : ", " + blas_kernel_origin()));
+  if (const std::string warning = reference_blas_warning(blas); !warning.empty()) warn(warning);
 }
 
 // Refuses more threads than the machine has CPUs: each is an OS thread, and thousands of them
@@ -184,7 +197,9 @@ RowRecord run_row(const RunPlan& plan, const GridPoint& point, const MechanismRe
   RowRecord record;
   const YAML::Node config = resolve_point(plan.base, point);
   try {
-    record.result = plan.type->run_point({point, config, mechanisms, cache});
+    PhaseClock phases;
+    record.result = plan.type->run_point({point, config, mechanisms, cache, phases});
+    record.result.phase_seconds = phases.stop();
     record.ok = true;
   } catch (const std::exception& e) {
     record.error = e.what();
@@ -279,6 +294,7 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
   const OutputLock lock(path);  // held until the rows, their saves and the figures are done
   std::string start_time = utc_now();
   RowRecords records = starting_records(options, plan, path, start_time);
+  log_blas();  // the first line of a run that starts (the checks above found nothing wrong)
   if (threads > 0) at::set_num_threads(threads);
 
   const ShardRows rows = shard_rows(plan, options.shard, records);

@@ -78,11 +78,19 @@ ResultsTable merge_results(const std::vector<std::string>& inputs) {
     for (std::size_t c = 0; c < merged.columns.size(); ++c) {
       append_value(merged.columns[c].values, t.columns[c].values, source.index);
     }
-    if (timed) merged.seconds.push_back(t.seconds[source.index]);
+    if (timed) {
+      merged.seconds.push_back(t.seconds[source.index]);
+      for (const auto& [phase, seconds] : t.phase_seconds) {
+        auto& column = merged.phase_seconds[phase];
+        column.resize(merged.seconds.size() - 1, 0.0);  // rows of files without this phase
+        column.push_back(seconds[source.index]);
+      }
+    }
     if (const auto found = curves.find({source.file, row}); found != curves.end()) {
       merged.curves.push_back(*found->second);
     }
   }
+  for (auto& [phase, column] : merged.phase_seconds) column.resize(merged.seconds.size(), 0.0);
   merged.attributes = first.attributes;
   std::string start = attribute(first, "start_time"), end = attribute(first, "end_time");
   for (const ResultsTable& t : tables) {

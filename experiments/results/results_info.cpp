@@ -68,6 +68,30 @@ std::string summarize(const Column& column) {
   return out.str();
 }
 
+// The wall time over all rows, and per phase (/timing/<phase>) with its share; what no phase
+// covers (set-up between phases, the engine's own work) shows as "other".
+void print_timing(const ResultsTable& table, std::ostream& out) {
+  const auto sum = [](const std::vector<double>& values) {
+    double total = 0;
+    for (double v : values) total += v;
+    return total;
+  };
+  const double total = sum(table.seconds);
+  out << "  /timing: " << std::fixed << std::setprecision(1) << total << " s over all rows\n";
+  if (table.phase_seconds.empty()) return;
+  double phases = 0;
+  const auto line = [&](const std::string& name, double seconds) {
+    out << "    " << std::left << std::setw(16) << name << std::right << std::setw(10) << seconds << " s  "
+        << std::setw(5) << (total > 0 ? 100 * seconds / total : 0.0) << " %\n";
+  };
+  for (const auto& [phase, values] : table.phase_seconds) {
+    line(phase, sum(values));
+    phases += sum(values);
+  }
+  line("other", std::max(0.0, total - phases));
+  out << std::defaultfloat;
+}
+
 }  // namespace
 
 void print_results_info(const std::string& path, std::ostream& out) {
@@ -107,11 +131,7 @@ void print_results_info(const std::string& path, std::ostream& out) {
     for (const auto& [name, values] : table.curves.front().arrays) out << " " << name << "[" << values.size() << "]";
     out << "\n";
   }
-  if (!table.seconds.empty()) {
-    double total = 0;
-    for (double s : table.seconds) total += s;
-    out << "  /timing: " << std::setprecision(4) << total << " s over all rows\n";
-  }
+  if (!table.seconds.empty()) print_timing(table, out);
 }
 
 }  // namespace embpriv

@@ -39,6 +39,10 @@ void write_results_h5(const std::string& path, const ResultsTable& table) {
   }
   EMBPRIV_ASSERT(table.seconds.empty() || table.seconds.size() == table.rows(),
                  "timing has " << table.seconds.size() << " rows, not " << table.rows());
+  for (const auto& [phase, values] : table.phase_seconds) {
+    EMBPRIV_ASSERT(!table.seconds.empty() && values.size() == table.rows() && phase != "seconds",
+                   "timing of phase '" << phase << "' has " << values.size() << " rows, not " << table.rows());
+  }
   const std::filesystem::path target(path);
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
   const std::string temporary = path + ".tmp." + std::to_string(getpid());
@@ -65,6 +69,7 @@ void write_results_h5(const std::string& path, const ResultsTable& table) {
     if (!table.seconds.empty()) {
       Handle timing = hdf5::create_ordered_group(file.get(), "timing");
       hdf5::write_column(timing.get(), Column{"seconds", table.seconds});
+      for (const auto& [phase, values] : table.phase_seconds) hdf5::write_column(timing.get(), Column{phase, values});
     }
     EMBPRIV_CHECK(H5Fflush(file.get(), H5F_SCOPE_GLOBAL) >= 0, "cannot flush " << temporary);
   } catch (...) {
@@ -130,11 +135,19 @@ ResultsTable read_results_h5(const std::string& path) {
   if (H5Lexists(file.get(), "timing", H5P_DEFAULT) > 0) {
     Handle timing(H5Gopen2(file.get(), "timing", H5P_DEFAULT), H5Gclose);
     EMBPRIV_CHECK(timing.ok(), path << ": cannot open /timing");
-    Column c = hdf5::read_column(timing.get(), "seconds", path + ":/timing");
-    auto* values = std::get_if<std::vector<double>>(&c.values);
-    EMBPRIV_CHECK(values && values->size() == table.rows(),
-                  path << ": /timing/seconds must hold one time per table row");
-    table.seconds = std::move(*values);
+    for (const auto& name : hdf5::link_names(timing.get())) {
+      Column c = hdf5::read_column(timing.get(), name, path + ":/timing");
+      auto* values = std::get_if<std::vector<double>>(&c.values);
+      EMBPRIV_CHECK(values && values->size() == table.rows(),
+                    path << ": /timing/" << name << " must hold one time per table row");
+      if (name == "seconds") {
+        table.seconds = std::move(*values);
+      } else {
+        table.phase_seconds[name] = std::move(*values);
+      }
+    }
+    EMBPRIV_CHECK(table.phase_seconds.empty() || !table.seconds.empty(),
+                  path << ": /timing has phases but no /timing/seconds");
   }
   return table;
 }

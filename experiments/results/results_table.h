@@ -1,8 +1,9 @@
 #pragma once
 // A results file (docs/results.md): named 1-D columns of equal length (double, int64 or
 // string) under /table, string attributes on the root (the resolved config, the git commit, ...),
-// per-row arrays under /curves/<row>/<name>, and per-row wall times under /timing/seconds (kept
-// out of /table, which is deterministic). Files are written atomically: to a temporary name in
+// per-row arrays under /curves/<row>/<name>, and per-row wall times under /timing/seconds, with
+// the time of each phase of a row under /timing/<phase> (kept out of /table, which is
+// deterministic). Files are written atomically: to a temporary name in
 // the same folder, then renamed, so an interrupted run never leaves a half-written file.
 #include <cstdint>
 #include <map>
@@ -33,6 +34,8 @@ struct ResultsTable {
   std::map<std::string, std::string> attributes;  // root attributes
   std::vector<RowCurves> curves;                  // /curves (optional)
   std::vector<double> seconds;                    // /timing/seconds (empty or one per row)
+  // /timing/<phase>: the seconds of each phase of each row (0 where a row had no such phase)
+  std::map<std::string, std::vector<double>> phase_seconds;
 
   const Column& column(const std::string& name) const;
   bool has_column(const std::string& name) const;

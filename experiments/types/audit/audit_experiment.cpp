@@ -120,8 +120,10 @@ class AuditExperiment final : public ExperimentType {
     options.trials = s.trials;
     options.confidence = s.confidence;
     options.delta = delta;
+    input.phases.start("distinguishing_game");
     const AuditResult r =
         audit_pair(sample, x0, x1, options, derive_seed(input.point.seed, input.point.point_id, "audit"));
+    input.phases.stop();
 
     PointResult result;
     result.set("epsilon", mechanism->epsilon());

@@ -127,8 +127,11 @@ class BoundsExperiment final : public ExperimentType {
 
   PointResult run_point(const PointInput& input) const override {
     const BoundsSettings b = read_settings(input.config, input.point.seed);
+    input.phases.start("inputs");
     const BoundsInputs& inputs = inputs_of(input.cache, b.samples, b.setting.d, input.point.seed);
+    input.phases.start("checks");
     const std::vector<CheckRow> checks = run_setting_checks(b.setting, inputs, input.mechanisms);
+    input.phases.stop();
     PointResult result;
     put_checks(b.setting, checks, result);
     std::size_t exact = 0, failed = 0;

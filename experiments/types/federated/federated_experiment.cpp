@@ -163,8 +163,10 @@ class FederatedExperiment final : public ExperimentType {
 
   PointResult run_point(const PointInput& input) const override {
     const FederatedSettings s = read_federated_settings(input.config);
+    input.phases.start("load");
     const PrivateAiData& data = run_data(s.data, input.cache);
     const bool distils = s.training.distill.every > 0;
+    input.phases.start("teachers");
     const RunTeachers teachers =
         distils ? run_teachers(data, s.teachers, s.model, kept_central_teacher(data, s, input.cache)) : RunTeachers{};
     const auto seed = [&](const char* purpose, std::int64_t index) {
@@ -172,9 +174,11 @@ class FederatedExperiment final : public ExperimentType {
     };
     const std::int64_t C = data.candidates.ids.size(0);
     const at::Tensor members = random_members(C, seed("privateai.members", 0));
+    input.phases.start("train_target");
     const FederatedRun target =
         run_federation(s, data, distils ? &teachers.proxy : nullptr, members, seed("privateai.federation", 0));
     // Shadow federations: the attacker's own random halves, same training, own noise.
+    input.phases.start("train_shadows");
     at::Tensor shadow_phi = at::empty({s.shadows, C}, at::kDouble), shadow_in = at::empty({s.shadows, C}, at::kBool);
     for (std::int64_t k = 0; k < s.shadows; ++k) {
       shadow_in[k] = random_members(C, seed("privateai.shadow_members", k + 1));
@@ -182,6 +186,7 @@ class FederatedExperiment final : public ExperimentType {
                                      seed("privateai.shadow_federation", k + 1))
                           .candidate_phi;
     }
+    input.phases.stop();
     return summarise(s, data, teachers, target, members, shadow_phi, shadow_in);
   }
 

@@ -259,17 +259,24 @@ class InversionExperiment final : public ExperimentType {
 
   PointResult run_point(const PointInput& input) const override {
     const InversionSettings s = read_inversion_settings(input.config);
+    input.phases.start("load");
     const InversionData& data = load_inversion_data(s, input.cache);
     const auto mechanism = point_mechanism(input.config, input.mechanisms);
     const PrivateText text = encode_sentences(data, s, data.sentences, static_cast<std::size_t>(s.max_sentences));
     EMBPRIV_CHECK(!text.flat.empty(), "none of the sentences has a token in the vocabulary");
 
+    input.phases.start("perturb");
     const SentTokens sent = send_tokens(text, *mechanism, input.point);
+    input.phases.start("knn_attack");
     const TokenRecovery knn = knn_attack(text, sent, s);
+    input.phases.start("lm_utility");
     const auto [mean_cosine, mean_norm_ratio] = mean_cosine_and_norm_ratio(sent);
     const LanguageModelUtility lm = language_model_utility(data, s, *mechanism, input);
+    input.phases.start("sentiment_utility");
     const SentimentAccuracy sentiment = sentiment_utility(data, s, text, sent, *mechanism, input.point);
+    input.phases.start("learned_attack");
     const TokenRecovery learned = learned_attack(data, s, text, sent, *mechanism, input.point);
+    input.phases.stop();
 
     PointResult result;
     const double sent_tokens = static_cast<double>(text.flat.size());

@@ -138,6 +138,7 @@ class MiaExperiment final : public ExperimentType {
     const MiaSettings s = read_settings(input.config);
     const auto mechanism = point_mechanism(input.config, input.mechanisms);
     InversionSettings data_settings = s.data;
+    input.phases.start("load");
     const InversionData& data = load_inversion_data(data_settings, input.cache);
     // The candidates: every sentence of both sources, in a fixed shuffled order, the first N.
     std::vector<LabelledSentence> pool = data.sentences;
@@ -158,6 +159,7 @@ class MiaExperiment final : public ExperimentType {
     };
 
     // The target: a random half, its own noise; queried on clean candidates.
+    input.phases.start("train_target");
     const at::Tensor members = random_members(N, seed("mia.members", 0));
     const LogisticRegression target =
         train_on(sentence_features(text, used, seed("mia.target_noise", 0)), labels, members, s.l2);
@@ -168,6 +170,7 @@ class MiaExperiment final : public ExperimentType {
 
     // The shadows: the attacker's own random halves and noise. Every attack variant below reads
     // these same shadows: none retrains.
+    input.phases.start("train_shadows");
     Shadows shadows{at::empty({s.shadows, N}, at::kDouble), at::empty({s.shadows, N}, at::kBool)};
     for (std::int64_t k = 0; k < s.shadows; ++k) {
       const auto index = static_cast<std::uint64_t>(k + 1);
@@ -177,7 +180,9 @@ class MiaExperiment final : public ExperimentType {
           train_on(sentence_features(text, used, seed("mia.shadow_noise", index)), labels, in, s.l2);
       shadows.phi[k] = logit_confidence(shadow.probabilities(clean), labels);
     }
+    input.phases.start("attack");
     const MembershipAttackScores attacks = membership_scores(target_phi, shadows.phi, shadows.in);
+    input.phases.stop();
 
     PointResult result;
     result.set("epsilon", mechanism->epsilon());

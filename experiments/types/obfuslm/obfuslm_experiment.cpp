@@ -94,21 +94,15 @@ ConfigKeys obfuslm_keys() {
 }
 
 // EmbedCluster depends on the table, k, beta and the visiting order, not on eps: a sweep over
-// eps clusters once per (table, k, beta, order) in a run. seconds: the clustering's wall time
-// when this call made it, 0 when the run's cache held it.
+// eps clusters once per (table, k, beta, order) in a run (its time shows as the first such row's
+// /timing/cluster).
 const Clusters& cached_clusters(RunCache& cache, const std::string& table_key, const at::Tensor& table,
-                                const EmbedClusterOptions& o, double* seconds) {
+                                const EmbedClusterOptions& o) {
   std::ostringstream key;
   key.precision(17);
   key << table_key << "|" << o.k << "|" << o.threshold << "|" << static_cast<int>(o.order) << "|"
       << (o.order == ClusterOrder::random ? o.seed : 0);
-  *seconds = 0;
-  return cache.get_or_make<Clusters>("embed_cluster|" + key.str(), [&] {
-    const auto start = std::chrono::steady_clock::now();
-    Clusters clusters = embed_cluster(table, o);
-    *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return clusters;
-  });
+  return cache.get_or_make<Clusters>("embed_cluster|" + key.str(), [&] { return embed_cluster(table, o); });
 }
 
 // The server's attacks on what it receives.
@@ -176,7 +170,6 @@ SentimentAccuracy sentiment_utility(const InversionData& data, const ObfuslmSett
 
 // What one point measured, as its result row.
 struct Measures {
-  double cluster_seconds = 0;
   ServerAttacks attacks;
   ModelUtility model;
   SentimentAccuracy sentiment{};
@@ -226,7 +219,6 @@ PointResult point_result(const ObfuslmSettings& s, const InversionData& data, co
   result.set("lm_perplexity_obfuscated", lm.perplexity_perturbed);
   result.set("sentiment_accuracy_clean", m.sentiment.clean);
   result.set("sentiment_accuracy_obfuscated", m.sentiment.train_perturbed);
-  result.set("cluster_seconds", m.cluster_seconds);
   result.set("vocabulary", s.data.vocabulary);
   result.set("normalization", s.options.normalization == WeightNormalization::sum ? "sum" : "exp");
   result.set("generated_text", m.model.generated);
@@ -266,8 +258,7 @@ class ObfuslmExperiment final : public ExperimentType {
             "stream_rouge_l", "anonymity_pairs", "anonymity_accuracy", "anonymity_eps_lower_median",
             "anonymity_eps_lower_max", "anonymity_share_above_claim", "mean_cosine", "mean_norm_ratio",
             "max_abs_weight", "negative_weight_sums", "lm_next_token_agreement", "lm_perplexity_clean",
-            "lm_perplexity_obfuscated", "sentiment_accuracy_clean", "sentiment_accuracy_obfuscated",
-            "cluster_seconds"};
+            "lm_perplexity_obfuscated", "sentiment_accuracy_clean", "sentiment_accuracy_obfuscated"};
   }
   std::vector<std::string> string_columns() const override { return {"vocabulary", "normalization", "generated_text"}; }
 
@@ -342,20 +333,26 @@ class ObfuslmExperiment final : public ExperimentType {
 
   PointResult run_point(const PointInput& input) const override {
     const ObfuslmSettings s = read_settings(input.config);
+    input.phases.start("load");
     const InversionData& data = load_inversion_data(s.data, input.cache);
     const PrivateText text = encode_sentences(data, s.data, data.sentences, static_cast<std::size_t>(s.data.max_sentences));
     const std::uint64_t seed = derive_seed(input.point.seed, input.point.point_id, "obfuslm");
 
     // The client's side: cluster (cached across eps), synthesise, shuffle.
     Measures m;
-    const Clusters& clusters =
-        cached_clusters(input.cache, table_key(s.data), text.table, cluster_options(s.options, seed), &m.cluster_seconds);
+    input.phases.start("cluster");
+    const Clusters& clusters = cached_clusters(input.cache, table_key(s.data), text.table, cluster_options(s.options, seed));
+    input.phases.start("obfuscate");
     const ObfuscatedVocabulary v = obfuscate_vocabulary(text.table, at::Tensor(), clusters, s.options, seed);
 
     // The server's attacks, then the utility left.
+    input.phases.start("attack");
     m.attacks = server_attacks(data, s, text, v, input.point);
+    input.phases.start("lm_utility");
     m.model = model_utility(data, s, v, input);
+    input.phases.start("sentiment_utility");
     m.sentiment = sentiment_utility(data, s, text, v);
+    input.phases.stop();
     return point_result(s, data, text.table, clusters, v, m);
   }
 };

@@ -231,12 +231,17 @@ class PerturbationExperiment final : public ExperimentType {
     OutputStatistics stats(*mechanism, s.dim);
     for (std::int64_t start = 0; start < s.samples; start += kChunkRows) {
       const std::int64_t n = std::min(kChunkRows, s.samples - start);
+      input.phases.start("inputs");
       const at::Tensor x = random_directions(n, s.dim, s.norm_min, s.norm_max, input_seed, start);
       at::Tensor modality = at::zeros({n}, at::kLong);
       auto* modality_of = modality.data_ptr<std::int64_t>();
       for (std::int64_t i = 0; i < n; ++i) modality_of[i] = is_text_row(start + i, s.text_fraction);
-      stats.add(x, mechanism->perturb(x, stream.shifted(start), {modality, at::Tensor()}), modality_of);
+      input.phases.start("perturb");
+      const at::Tensor y = mechanism->perturb(x, stream.shifted(start), {modality, at::Tensor()});
+      input.phases.start("statistics");
+      stats.add(x, y, modality_of);
     }
+    input.phases.stop();
     return stats.result(*mechanism, s.samples);
   }
 };

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "experiments/results/merge.h"
+#include "experiments/results/results_info.h"
 #include "experiments/types/perturbation/perturbation_experiment.h"
 #include "experiments/engine/runner.h"
 #include "experiments/types/registry.h"
@@ -105,6 +106,50 @@ TEST_CASE("4 shards merged give the file of one run", "[engine]") {
   CHECK_THROWS_WITH(merge_results({parts[0], other.out}), Contains("written by another config"));
 }
 
+TEST_CASE("each row's phases are timed under /timing, with the BLAS in the root attributes", "[engine]") {
+  Fixture f;
+  RunOptions whole;
+  whole.out = f.path("timed.h5");
+  REQUIRE(f.run(whole) == 0);
+  const ResultsTable table = read_results_h5(whole.out);
+  REQUIRE(table.rows() == 54);
+  // The perturbation type's phases: draw the inputs, perturb them, sum the statistics.
+  REQUIRE(table.phase_seconds.size() == 3);
+  for (const char* phase : {"inputs", "perturb", "statistics"}) {
+    REQUIRE(table.phase_seconds.count(phase) == 1);
+    CHECK(table.phase_seconds.at(phase).size() == 54);
+  }
+  for (std::size_t i = 0; i < table.rows(); ++i) {
+    double phases = 0;
+    for (const auto& [phase, values] : table.phase_seconds) {
+      CHECK(values[i] >= 0);
+      phases += values[i];
+    }
+    CHECK(phases > 0);
+    CHECK(phases <= table.seconds[i]);  // the phases lie within the row's wall time
+  }
+  CHECK(table.attributes.at("blas").find(table.attributes.at("blas_kernel")) != std::string::npos);
+  CHECK_FALSE(table.attributes.at("blas_kernel_origin").empty());
+  // `embpriv info` shows the total of each phase and what no phase covers.
+  std::ostringstream info;
+  print_results_info(whole.out, info);
+  for (const char* line : {"/timing: ", "    inputs ", "    perturb ", "    statistics ", "    other "}) {
+    CHECK_THAT(info.str(), Contains(line));
+  }
+  // Merged shards keep every row's phases.
+  std::vector<std::string> parts;
+  for (int i = 1; i <= 2; ++i) {
+    RunOptions shard;
+    shard.shard = parse_shard(std::to_string(i) + "/2");
+    shard.out = f.path("timed" + std::to_string(i) + ".h5");
+    REQUIRE(f.run(shard) == 0);
+    parts.push_back(shard.out);
+  }
+  const ResultsTable merged = merge_results(parts);
+  CHECK(merged.phase_seconds.size() == 3);
+  for (const auto& [phase, values] : merged.phase_seconds) CHECK(values.size() == 54);
+}
+
 TEST_CASE("resume completes a cut-off file to exactly the uninterrupted one", "[engine]") {
   Fixture f;
   RunOptions whole;
@@ -129,6 +174,11 @@ TEST_CASE("resume completes a cut-off file to exactly the uninterrupted one", "[
   std::vector<double> seconds;
   for (std::size_t i : keep) seconds.push_back(cut.seconds[i]);
   cut.seconds = seconds;
+  for (auto& [phase, values] : cut.phase_seconds) {
+    std::vector<double> kept;
+    for (std::size_t i : keep) kept.push_back(values[i]);
+    values = kept;
+  }
   std::vector<RowCurves> curves;
   for (std::size_t i : keep) curves.push_back(cut.curves[i]);
   cut.curves = curves;
@@ -143,6 +193,11 @@ TEST_CASE("resume completes a cut-off file to exactly the uninterrupted one", "[
   CHECK_THAT(f.log.str(), Contains("54 of 54 rows"));
   const ResultsTable resumed = read_results_h5(resume.out);
   CHECK(table_difference(resumed, one) == "");
+  // The kept rows keep their phase times; the rows run again get their own.
+  for (const auto& [phase, values] : one.phase_seconds) {
+    REQUIRE(resumed.phase_seconds.count(phase) == 1);
+    for (std::size_t i : keep) CHECK(resumed.phase_seconds.at(phase)[i] == values[i]);
+  }
   CHECK(resumed.attributes.at("complete") == "true");
   // Resuming with another config is refused; --overwrite starts again.
   resume.overrides = {"seeds=2"};

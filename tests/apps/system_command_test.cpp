@@ -1,0 +1,70 @@
+// `embpriv system`, and the BLAS kernel the binary runs with (core/blas_kernel.h).
+#include "tests/catch.h"
+
+#include "core/blas_kernel.h"
+#include "core/blas_library.h"
+#include "core/cpu_features.h"
+#include "tests/test_binary.h"
+
+namespace embpriv {
+namespace {
+
+using Catch::Matchers::Contains;
+
+// The binary with no BLAS setting of the user's in its environment.
+const std::string kClean = "env -u OPENBLAS_CORETYPE -u EMBPRIV_BLAS_KERNEL -u EMBPRIV_BLAS_CHOSE -u EMBPRIV_BLAS_REJECTED";
+
+// The kernel line of `embpriv system`: "  kernel:  NAME, ORIGIN".
+std::string kernel_line(const std::string& output) {
+  const auto start = output.find("  kernel:  ");
+  REQUIRE(start != std::string::npos);
+  return output.substr(start + 11, output.find('\n', start) - start - 11);
+}
+
+TEST_CASE("embpriv system reports versions, BLAS, kernel, threads, CPU, SGEMM rate and CUDA", "[apps][blas]") {
+  const Outcome o = run_binary("system --gemm-size 256", Capture::everything, kClean);
+  REQUIRE(o.code == 0);
+  for (const char* field : {"embpriv:", "LibTorch:", "BLAS:", "library:", "threads:", "CPU:", "flags:", "SGEMM:", "CUDA:"}) {
+    CHECK_THAT(o.output, Contains(field));
+  }
+  CHECK_THAT(o.output, Contains("256^3 float at::mm"));
+  CHECK_THAT(o.output, Contains("GFLOP/s"));
+  // Without any setting, the kernel is never a pre-AVX2 one on a CPU that runs a faster one.
+  const std::string line = kernel_line(o.output);
+  const std::string kernel = line.substr(0, line.find(','));
+  CHECK(better_kernel(kernel, this_cpu()).empty());
+}
+
+TEST_CASE("a kernel the user set is never replaced", "[apps][blas]") {
+  const Outcome o = run_binary("system --gemm-size 0", Capture::everything, kClean + " OPENBLAS_CORETYPE=Prescott");
+  REQUIRE(o.code == 0);
+  CHECK(kernel_line(o.output) == "Prescott, OPENBLAS_CORETYPE set by the user");
+}
+
+TEST_CASE("embpriv restarts itself with the kernel asked for, and checks it first", "[apps][blas]") {
+  if (!this_cpu().has_avx2_fma()) {
+    WARN("skipped: this CPU has no AVX2+FMA, so the Haswell kernel cannot run");
+    return;
+  }
+  const Outcome o = run_binary("system --gemm-size 0", Capture::everything, kClean + " EMBPRIV_BLAS_KERNEL=Haswell");
+  REQUIRE(o.code == 0);
+  const std::string line = kernel_line(o.output);
+  CHECK_THAT(line, Contains("Haswell, EMBPRIV_BLAS_KERNEL set by the user (OpenBLAS chose "));
+}
+
+TEST_CASE("a kernel that fails its check is dropped with a warning, and the run goes on", "[apps][blas]") {
+  // OpenBLAS does not know the name, so it keeps its own choice: the check sees the mismatch.
+  const Outcome o = run_binary("system --gemm-size 0", Capture::everything, kClean + " EMBPRIV_BLAS_KERNEL=NoSuchKernel");
+  REQUIRE(o.code == 0);
+  CHECK_THAT(o.output, Contains("embpriv: warning: the BLAS kernel NoSuchKernel: OpenBLAS runs"));
+  CHECK_THAT(kernel_line(o.output), Contains("OpenBLAS's own choice (embpriv tried NoSuchKernel"));
+}
+
+TEST_CASE("EMBPRIV_BLAS_KERNEL=off keeps OpenBLAS's own choice", "[apps][blas]") {
+  const Outcome o = run_binary("system --gemm-size 0", Capture::everything, kClean + " EMBPRIV_BLAS_KERNEL=off");
+  REQUIRE(o.code == 0);
+  CHECK(kernel_line(o.output) == bound_blas().kernel + ", OpenBLAS's own choice");
+}
+
+}  // namespace
+}  // namespace embpriv
