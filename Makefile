@@ -25,10 +25,11 @@ demo: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure --timeout 900
 
+# Every benchmark against its peer on the same BLAS kernel, then one table (bench/README.md);
+# BENCH_SIZE=full for the full sizes.
 bench: build
 	@bash scripts/setup.sh --bench
-	BUILD_DIR=$(BUILD) bash bench/run_mechanisms.sh
-	BUILD_DIR=$(BUILD) bash bench/run_embed_cluster.sh
+	BUILD_DIR=$(BUILD) bash bench/run_all.sh
 
 clean:
 	rm -rf $(BUILD) $(BUILD).configure.log

@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "attacks/running_top_k.h"
 #include "core/error.h"
 
 namespace embpriv {
@@ -60,7 +61,21 @@ Neighbours nearest_rows(const at::Tensor& queries, const at::Tensor& table, cons
   for (std::int64_t q0 = 0; q0 < q_all.size(0); q0 += options.query_chunk) {
     at::Tensor q = q_all.narrow(0, q0, std::min(options.query_chunk, q_all.size(0) - q0));
     if (options.metric == KnnMetric::cosine) q = q / q.norm(2, 1, true).clamp_min(1e-12);
-    at::Tensor best_scores, best_indices;
+    if (q.device().is_cpu()) {  // one pass over each chunk's scores (attacks/running_top_k.h)
+      RunningTopK top(q.size(0), options.k);
+      for (std::int64_t t0 = 0; t0 < V; t0 += options.table_chunk) {
+        const std::int64_t n = std::min(options.table_chunk, V - t0);
+        at::Tensor s = at::matmul(q, t_all.narrow(0, t0, n).t());  // [nq, n]
+        // l2: -||q - t||^2 = (2 q.t - ||t||^2) - ||q||^2, the last term once per row below.
+        if (options.metric == KnnMetric::l2) s.mul_(2);
+        top.add(s, t0, options.metric == KnnMetric::l2 ? t_squared.narrow(0, t0, n) : at::Tensor(),
+                excluded.defined() ? excluded.narrow(0, t0, n) : at::Tensor());
+      }
+      indices.push_back(top.indices());
+      scores.push_back(options.metric == KnnMetric::l2 ? top.scores() - q.pow(2).sum(1, true) : top.scores());
+      continue;
+    }
+    at::Tensor best_scores, best_indices;  // elsewhere (CUDA): at::topk per chunk
     for (std::int64_t t0 = 0; t0 < V; t0 += options.table_chunk) {
       const std::int64_t n = std::min(options.table_chunk, V - t0);
       at::Tensor s = at::matmul(q, t_all.narrow(0, t0, n).t());  // [nq, n]

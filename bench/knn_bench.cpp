@@ -44,14 +44,16 @@ void report(const std::string& name, std::int64_t q, std::int64_t v, std::int64_
 
 int main(int argc, char** argv) {
   int repeats = 3, threads = 1;
+  std::int64_t q = 10000;  // queries per case (make bench's quick size uses fewer)
   std::string dump;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
     if (key == "--repeats") repeats = std::atoi(argv[i + 1]);
     else if (key == "--threads") threads = std::atoi(argv[i + 1]);
     else if (key == "--dump") dump = argv[i + 1];
+    else if (key == "--queries") q = std::atoll(argv[i + 1]);
     else {
-      std::cerr << "usage: knn_bench [--repeats R] [--threads T] [--dump DIR]\n";
+      std::cerr << "usage: knn_bench [--repeats R] [--threads T] [--queries Q] [--dump DIR]\n";
       return 2;
     }
   }
@@ -63,10 +65,10 @@ int main(int argc, char** argv) {
   // GloVe: the 100,000 most frequent words; queries: 10,000 of them plus Gaussian noise.
   const EmbeddingTable glove = load_cached_glove(resolve_data_path(kGloveJson)).first(100000);
   at::manual_seed(1);
-  const at::Tensor picked = at::randint(0, 100000, {10000}, at::kLong);
-  const at::Tensor queries = glove.vectors().index_select(0, picked) + 0.3 * at::randn({10000, 100});
+  const at::Tensor picked = at::randint(0, 100000, {q}, at::kLong);
+  const at::Tensor queries = glove.vectors().index_select(0, picked) + 0.3 * at::randn({q, 100});
   Neighbours found;
-  report("glove_100k_d100", 10000, 100000, 100,
+  report("glove_100k_d100", q, 100000, 100,
          best_seconds(repeats, [&] { found = nearest_rows(queries, glove.vectors(), options); }), threads);
   if (!dump.empty()) {
     std::ofstream(dump + "/glove_queries.f32", std::ios::binary)
@@ -76,8 +78,8 @@ int main(int argc, char** argv) {
   }
   for (const auto& [v, d] : {std::pair<std::int64_t, std::int64_t>{100000, 768}, {32000, 4096}}) {
     const at::Tensor table = at::randn({v, d});
-    const at::Tensor random_queries = at::randn({10000, d});
-    report("random_" + std::to_string(v / 1000) + "k_d" + std::to_string(d), 10000, v, d,
+    const at::Tensor random_queries = at::randn({q, d});
+    report("random_" + std::to_string(v / 1000) + "k_d" + std::to_string(d), q, v, d,
            best_seconds(repeats, [&] { nearest_rows(random_queries, table, options); }), threads);
   }
   return 0;

@@ -52,6 +52,7 @@ def main():
     parser.add_argument("--dump", required=True, help="folder knn_bench wrote its GloVe queries and top-5 to")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--queries", type=int, default=10000, help="queries per random case")
     args = parser.parse_args()
     faiss.omp_set_num_threads(args.threads)
 
@@ -67,8 +68,8 @@ def main():
     rng = np.random.default_rng(1)
     for v, d in [(100000, 768), (32000, 4096)]:
         t = rng.standard_normal((v, d), dtype=np.float32)
-        q = rng.standard_normal((10000, d), dtype=np.float32)
-        report(f"random_{v // 1000}k_d{d}", 10000, v, d, best(args.repeats, lambda: search(t, q, 5)), args.threads)
+        q = rng.standard_normal((args.queries, d), dtype=np.float32)
+        report(f"random_{v // 1000}k_d{d}", args.queries, v, d, best(args.repeats, lambda: search(t, q, 5)), args.threads)
 
 
 if __name__ == "__main__":

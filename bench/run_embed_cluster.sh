@@ -4,7 +4,8 @@
 # after the other (bench/README.md). Writes results/bench_embed_cluster.json and prints the table.
 #   BUILD_DIR (default <repo>/build), THREADS (default 2), REPEATS (glove5k: best of, after a
 #   warm-up; default 3), BIG_REPEATS (the other cases: best of, no warm-up; default 1), SLICE (query rows of the qwen150k_d4096 slice, default 2048),
-#   PEER_SLICE (the numpy peer's qwen150k_d4096 slice, default 512), CASES (default all three)
+#   PEER_SLICE (the numpy peer's qwen150k_d4096 slice, default 512), CASES (default all three),
+#   PEER_ONLY=1 (run the numpy peer alone, on what an earlier run of the bench left in DUMP)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
@@ -24,8 +25,13 @@ if [[ " $CASES " == *" qwen150k_d4096 "* ]] && ((avail_mb < 16000)); then
   echo "qwen150k_d4096 needs ~15 GB of memory, $avail_mb MB available" >&2
   exit 1
 fi
-dump=$(mktemp -d)
-trap 'rm -rf "$dump"' EXIT
+if [[ -n ${DUMP:-} ]]; then
+  dump=$DUMP
+  mkdir -p "$dump"
+else
+  dump=$(mktemp -d)
+  trap 'rm -rf "$dump"' EXIT
+fi
 mkdir -p "$(dirname "$OUT")"
 : > "$OUT.lines"   # JSON lines, kept as they come (the table is made from them at the end)
 
@@ -45,8 +51,10 @@ run() {
 }
 for t in $THREADS; do
   for c in $CASES; do
-    run "$BUILD_DIR/embed_cluster_bench" --case "$c" --threads "$t" --repeats "$REPEATS" \
-      --big-repeats "$BIG_REPEATS" --slice "$SLICE" --dump "$dump"
+    if [[ ${PEER_ONLY:-0} != 1 ]]; then
+      run "$BUILD_DIR/embed_cluster_bench" --case "$c" --threads "$t" --repeats "$REPEATS" \
+        --big-repeats "$BIG_REPEATS" --slice "$SLICE" --dump "$dump"
+    fi
     run "$PYTHON" "$ROOT/bench/embed_cluster_peer.py" --case "$c" --glove "$GLOVE.embt" --dump "$dump" \
       --threads "$t" --repeats "$REPEATS" --big-repeats "$BIG_REPEATS" --slice "$PEER_SLICE"
   done

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""PyTorch eager (python3-torch from Debian), the peer of bench/lm_forward_bench.cpp: the
+llama2.c forward pass from input embeddings (run.c's math: RMSNorm, interleaved-pair rotary
+embeddings, grouped-query causal attention, SwiGLU, shared classifier), batched as eager PyTorch
+code would be written, on the ids and weights embpriv used, timed the same way (best of
+--repeats after a warm-up). Prints one JSON line with the largest difference from embpriv's
+logits (read from --dump).
+"""
+import argparse
+import json
+import time
+
+import numpy as np
+import torch
+
+
+def load(path):
+    raw = open(path, "rb").read()
+    dim, hidden, layers, heads, kv_heads, vocab, seq_len = np.frombuffer(raw[:28], dtype="<i4")
+    shared, vocab = vocab > 0, abs(int(vocab))
+    w = torch.from_numpy(np.frombuffer(raw[28:], dtype="<f4").copy())
+    head, kv_dim = dim // heads, dim * kv_heads // heads
+    shapes = [("emb", (vocab, dim)), ("rms_att", (layers, dim)), ("wq", (layers, dim, dim)),
+              ("wk", (layers, kv_dim, dim)), ("wv", (layers, kv_dim, dim)), ("wo", (layers, dim, dim)),
+              ("rms_ffn", (layers, dim)), ("w1", (layers, hidden, dim)), ("w2", (layers, dim, hidden)),
+              ("w3", (layers, hidden, dim)), ("rms_final", (dim,)), ("freq", (seq_len * head,))]
+    p, out = 0, {}
+    for name, shape in shapes:
+        n = int(np.prod(shape))
+        out[name] = w[p:p + n].reshape(shape)
+        p += n
+    out["cls"] = out["emb"] if shared else w[p:p + vocab * dim].reshape(vocab, dim)
+    return dict(dim=int(dim), layers=int(layers), heads=int(heads), kv_heads=int(kv_heads), head=int(head)), out
+
+
+def rms_norm(x, weight):
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5) * weight
+
+
+def rope(x, heads, head):
+    b, t, _ = x.shape
+    freq = 10000.0 ** (-torch.arange(0, head, 2, dtype=torch.float32) / head)
+    angle = torch.arange(t, dtype=torch.float32)[:, None] * freq
+    cos, sin = angle.cos()[:, None, :], angle.sin()[:, None, :]
+    pairs = x.reshape(b, t, heads, head // 2, 2)
+    even, odd = pairs[..., 0], pairs[..., 1]
+    return torch.stack([even * cos - odd * sin, even * sin + odd * cos], -1).reshape(b, t, heads * head)
+
+
+def forward(cfg, w, x):
+    b, t, _ = x.shape
+    heads, kv_heads, head = cfg["heads"], cfg["kv_heads"], cfg["head"]
+    causal = torch.ones(t, t, dtype=torch.bool).triu(1)
+    for l in range(cfg["layers"]):
+        xb = rms_norm(x, w["rms_att"][l])
+        q = rope(xb @ w["wq"][l].T, heads, head).reshape(b, t, heads, head).transpose(1, 2)
+        k = rope(xb @ w["wk"][l].T, kv_heads, head).reshape(b, t, kv_heads, head).transpose(1, 2)
+        v = (xb @ w["wv"][l].T).reshape(b, t, kv_heads, head).transpose(1, 2)
+        k, v = k.repeat_interleave(heads // kv_heads, 1), v.repeat_interleave(heads // kv_heads, 1)
+        scores = (q @ k.transpose(-2, -1) / head ** 0.5).masked_fill(causal, float("-inf"))
+        x = x + (torch.softmax(scores, -1) @ v).transpose(1, 2).reshape(b, t, cfg["dim"]) @ w["wo"][l].T
+        xf = rms_norm(x, w["rms_ffn"][l])
+        x = x + (torch.nn.functional.silu(xf @ w["w1"][l].T) * (xf @ w["w3"][l].T)) @ w["w2"][l].T
+    return rms_norm(x, w["rms_final"]) @ w["cls"].T
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--dump", required=True, help="folder lm_forward_bench wrote its ids and logits to")
+    parser.add_argument("--length", type=int, default=256)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    cfg, w = load(args.model)
+    ids = torch.from_numpy(np.fromfile(f"{args.dump}/lm_ids.i64", dtype="<i8")).reshape(-1, args.length)
+    theirs = torch.from_numpy(np.fromfile(f"{args.dump}/lm_logits.f32", dtype="<f4"))
+    with torch.no_grad():
+        x = w["emb"][ids]
+        logits = forward(cfg, w, x)
+        times = []
+        for _ in range(args.repeats):
+            start = time.perf_counter()
+            logits = forward(cfg, w, x)
+            times.append(time.perf_counter() - start)
+    n = ids.numel()
+    print(json.dumps({"name": "stories260k", "impl": "pytorch", "batch": ids.shape[0], "length": args.length,
+                      "threads": args.threads, "seconds": min(times), "tokens_per_s": n / min(times),
+                      "max_abs_logit_difference": float((logits.reshape(-1) - theirs).abs().max())}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# `make bench`: every benchmark of bench/ on this machine, each hot path of embpriv against its
+# peer measured in the same script on the same OpenBLAS kernel, then one table (bench/README.md).
+#
+#   BENCH_SIZE  quick (default: about 10 minutes) | full (the sizes bench/README.md reports)
+#   BUILD_DIR   build directory (default <repo>/build)
+#   OUTDIR      where the JSON of each benchmark goes (default <repo>/results/bench)
+#
+# The kernel: embpriv picks its OpenBLAS kernel at start-up (core/blas_kernel.h; `embpriv
+# system` shows it). Every program here, embpriv's benches and the Python peers alike, runs with
+# OPENBLAS_CORETYPE set to that kernel, so a ratio never compares two kernels. When OpenBLAS
+# on its own would choose another kernel ("as installed"), the GEMM-bound peers (faiss, numpy)
+# run a second time without the variable, and the table shows both.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+SIZE=${BENCH_SIZE:-quick}
+OUTDIR=${OUTDIR:-$ROOT/results/bench}
+PYTHON=/usr/bin/python3  # Debian's numpy, torch and faiss; the pyenv python3 on PATH has none
+case $SIZE in
+  quick | full) ;;
+  *) echo "BENCH_SIZE must be quick or full, got '$SIZE'" >&2; exit 2 ;;
+esac
+mkdir -p "$OUTDIR"
+cmake --build "$BUILD_DIR" -j2 --target embpriv knn_bench embed_cluster_bench mechanisms_bench lm_forward_bench >/dev/null
+
+# --- The machine, the kernel, the SGEMM yardstick --------------------------------------------
+unset OPENBLAS_CORETYPE EMBPRIV_BLAS_KERNEL
+"$BUILD_DIR/embpriv" system --gemm-size 2048 | tee "$OUTDIR/system.txt"
+kernel=$(sed -n 's/^  kernel:  \([^,]*\),.*/\1/p' "$OUTDIR/system.txt")
+installed=$("$PYTHON" -c 'import ctypes; l = ctypes.CDLL("libopenblas.so.0"); l.openblas_get_corename.restype = ctypes.c_char_p; print(l.openblas_get_corename().decode())')
+if [[ -z $kernel ]]; then
+  echo "embpriv does not run on OpenBLAS (see above): the peers run as installed" >&2
+else
+  export OPENBLAS_CORETYPE=$kernel
+fi
+echo "kernel: embpriv and the peers $kernel; OpenBLAS as installed: $installed" | tee "$OUTDIR/kernels.txt"
+
+# --- The benchmarks --------------------------------------------------------------------------
+if [[ $SIZE == quick ]]; then
+  knn=(QUERIES=2000 REPEATS=1 THREADS=2)
+  cluster=(CASES="glove5k random30k_d768" REPEATS=1 THREADS=2)
+  mechanisms=(N=8192 D=4096 REPEATS=2 THREADS="1 2" IDLE_WAIT=0)
+  lm=(--tokens 2048 --repeats 2)
+else
+  knn=()
+  cluster=()
+  mechanisms=()
+  lm=(--tokens 16384 --repeats 3)
+fi
+dumps=$(mktemp -d)
+trap 'rm -rf "$dumps"' EXIT
+env "${knn[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/knn.json" DUMP="$dumps/knn" bash "$ROOT/bench/run_knn.sh"
+env "${cluster[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/embed_cluster.json" DUMP="$dumps/cluster" \
+  bash "$ROOT/bench/run_embed_cluster.sh"
+env "${mechanisms[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/mechanisms.json" bash "$ROOT/bench/run_mechanisms.sh"
+BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/lm_forward.json" bash "$ROOT/bench/run_lm_forward.sh" "${lm[@]}"
+
+# --- The GEMM-bound peers as installed, when that is another kernel ---------------------------
+rm -f "$OUTDIR/knn_installed.json.lines" "$OUTDIR/embed_cluster_installed.json.lines"
+if [[ -n $kernel && $installed != "$kernel" ]]; then
+  env -u OPENBLAS_CORETYPE "${knn[@]}" PEER_ONLY=1 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/knn_installed.json" \
+    DUMP="$dumps/knn" bash "$ROOT/bench/run_knn.sh" >/dev/null
+  env -u OPENBLAS_CORETYPE "${cluster[@]}" PEER_ONLY=1 BUILD_DIR="$BUILD_DIR" \
+    OUT="$OUTDIR/embed_cluster_installed.json" DUMP="$dumps/cluster" bash "$ROOT/bench/run_embed_cluster.sh" >/dev/null
+fi
+
+# --- One table -------------------------------------------------------------------------------
+"$PYTHON" "$ROOT/bench/summary_table.py" "$OUTDIR" | tee "$OUTDIR/summary.txt"
