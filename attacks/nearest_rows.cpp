@@ -34,7 +34,9 @@ Neighbours nearest_rows(const at::Tensor& queries, const at::Tensor& table, cons
   EMBPRIV_CHECK(queries.dim() == 2 && table.dim() == 2 && queries.size(1) == table.size(1),
                 "knn: queries must be [N, d] and the table [V, d] with the same d, got "
                     << queries.sizes() << " and " << table.sizes());
-  EMBPRIV_CHECK(options.query_chunk > 0 && options.table_chunk > 0, "knn: chunk sizes must be > 0");
+  EMBPRIV_CHECK(options.query_chunk >= 0 && options.table_chunk > 0,
+                "knn: chunk sizes must be > 0 (query_chunk 0: chosen by d)");
+  const std::int64_t query_chunk = options.query_chunk > 0 ? options.query_chunk : queries.size(1) < 256 ? 256 : 4096;
   const std::int64_t V = table.size(0);
   std::int64_t usable = V;
   at::Tensor excluded;
@@ -58,8 +60,8 @@ Neighbours nearest_rows(const at::Tensor& queries, const at::Tensor& table, cons
   }
   const float minus_infinity = -std::numeric_limits<float>::infinity();
   std::vector<at::Tensor> indices, scores;
-  for (std::int64_t q0 = 0; q0 < q_all.size(0); q0 += options.query_chunk) {
-    at::Tensor q = q_all.narrow(0, q0, std::min(options.query_chunk, q_all.size(0) - q0));
+  for (std::int64_t q0 = 0; q0 < q_all.size(0); q0 += query_chunk) {
+    at::Tensor q = q_all.narrow(0, q0, std::min(query_chunk, q_all.size(0) - q0));
     if (options.metric == KnnMetric::cosine) q = q / q.norm(2, 1, true).clamp_min(1e-12);
     if (q.device().is_cpu()) {  // one pass over each chunk's scores (attacks/running_top_k.h)
       RunningTopK top(q.size(0), options.k);

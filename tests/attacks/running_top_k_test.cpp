@@ -51,7 +51,7 @@ TEST_CASE("the running top-k keeps the lower column first among equal scores", "
 TEST_CASE("the running top-k subtracts a column offset and skips excluded columns", "[attacks][knn]") {
   const at::Tensor scores = at::tensor({3.f, 2.f, 1.f, 0.f}).reshape({1, 4});
   RunningTopK top(1, 2);
-  top.add(scores, 10, at::tensor({0.f, -5.f, 0.f, -4.f}), at::tensor({false, false, true, false}));
+  top.add(scores, 10, at::tensor({0.f, -5.f, 0.f, -4.f}), at::tensor({0, 0, 1, 0}).to(at::kBool));
   // Scores after the offset: 3, 7, (excluded), 4.
   CHECK(at::equal(top.indices(), at::tensor({11L, 13L}, at::kLong).reshape({1, 2})));
   CHECK(at::equal(top.scores(), at::tensor({7.f, 4.f}).reshape({1, 2})));

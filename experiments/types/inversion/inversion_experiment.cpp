@@ -96,9 +96,7 @@ LanguageModelUtility language_model_utility(const InversionData& data, const Inv
                                             const Mechanism& mechanism, const PointInput& input) {
   if (!data.model || s.stories <= 0) return {kNan, kNan, kNan};
   const Llama2cModel& model = *data.model;
-  const at::Tensor texts =
-      sample_texts(model, s.stories, s.story_tokens, s.temperature,
-                   derive_seed(input.point.seed, fnv1a64(flow_yaml(input.config["language_model"])), "texts"));
+  const at::Tensor& texts = sampled_texts(data, s, input.config, input.point.seed, input.cache);
   const at::Tensor text_ids = texts.reshape({-1});
   at::Tensor text_keep = at::ones_like(text_ids);
   if (s.mask == "punctuation") {

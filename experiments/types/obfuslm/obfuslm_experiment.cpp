@@ -144,9 +144,7 @@ ModelUtility model_utility(const InversionData& data, const ObfuslmSettings& s, 
   if (!data.model) return u;
   const Llama2cModel server = data.model->with_vocabulary(v.server_embedding, v.server_embedding);
   if (s.data.stories > 0) {
-    const at::Tensor texts =
-        sample_texts(*data.model, s.data.stories, s.data.story_tokens, s.data.temperature,
-                     derive_seed(input.point.seed, fnv1a64(flow_yaml(input.config["language_model"])), "texts"));
+    const at::Tensor& texts = sampled_texts(data, s.data, input.config, input.point.seed, input.cache);
     u.lm = obfuscated_model_utility(*data.model, server, v, texts);
   }
   if (s.generate > 0) {

@@ -8,6 +8,8 @@
 #include "data/data_paths.h"
 #include "data/embedding_formats.h"
 #include "data/word_tokenizer.h"
+#include "core/rng.h"
+#include "models/language_model_utility.h"
 #include "experiments/engine/experiment_type.h"
 
 namespace embpriv {
@@ -73,6 +75,16 @@ const InversionData& load_inversion_data(const InversionSettings& s, RunCache& c
                                             : s.model + "\n" + s.tokenizer + "\n" + s.sentences;
   for (const std::string& file : s.train_sentences) key += "\n" + file;
   return cache.get_or_make<InversionData>("inversion_data\n" + key, [&] { return read_inversion_data(s); });
+}
+
+const at::Tensor& sampled_texts(const InversionData& data, const InversionSettings& s, const YAML::Node& config,
+                                std::uint64_t seed, RunCache& cache) {
+  const std::uint64_t texts_seed = derive_seed(seed, fnv1a64(flow_yaml(config["language_model"])), "texts");
+  const std::string key = "sampled_texts|" + s.model + "|" + std::to_string(s.stories) + "|" +
+                          std::to_string(s.story_tokens) + "|" + flow_yaml(YAML::Node(s.temperature)) + "|" +
+                          std::to_string(texts_seed);
+  return cache.get_or_make<at::Tensor>(
+      key, [&] { return sample_texts(*data.model, s.stories, s.story_tokens, s.temperature, texts_seed); });
 }
 
 bool has_word_character(const std::string& piece) {

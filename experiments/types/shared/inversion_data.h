@@ -62,6 +62,13 @@ struct PrivateText {
 PrivateText encode_sentences(const InversionData& data, const InversionSettings& s,
                              const std::vector<LabelledSentence>& sentences, std::size_t count);
 
+// The texts the clean model writes for the language-model utility (models/
+// language_model_utility.h: sample_texts), [stories, story_tokens + 1] ids: sampled once per
+// run and seed (they depend on the model, the language_model keys and the point's seed, never
+// on the mechanism), then read from the run's cache.
+const at::Tensor& sampled_texts(const InversionData& data, const InversionSettings& s, const YAML::Node& config,
+                                std::uint64_t seed, RunCache& cache);
+
 // True when a piece holds a letter, a digit or a non-ASCII byte.
 bool has_word_character(const std::string& piece);
 

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The one table of `make bench` (bench/run_all.sh): for each hot path, embpriv's rate, its peer's
+rate on the same OpenBLAS kernel, the ratio, the peer as installed (when OpenBLAS alone would
+pick another kernel), and the share of the machine's SGEMM rate measured in the same run.
+
+Usage: summary_table.py OUTDIR   (the folder run_all.sh wrote its JSON lines to)
+"""
+import json
+import os
+import re
+import sys
+
+out = sys.argv[1]
+
+
+def lines(name):
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        return []
+    return [json.loads(l) for l in open(path) if l.strip()]
+
+
+system = open(os.path.join(out, "system.txt")).read()
+sgemm = float(re.search(r"best of 3: (\d+) GFLOP/s", system).group(1))
+kernel = (re.search(r"^  kernel:  (.*)$", system, re.M) or [None, "(not OpenBLAS)"])[1]
+kernels = open(os.path.join(out, "kernels.txt")).read().strip()
+rows = []  # (path, case, threads, embpriv, peer, ratio, installed, sgemm share, goal, verdict)
+
+
+def add(path, case, threads, ours, peer, ratio, installed, share, goal, ok):
+    rows.append((path, case, str(threads), ours, peer, f"{ratio:.2f}x" if ratio is not None else "-",
+                 installed, f"{share:.0%}" if share is not None else "-", goal,
+                 "-" if ok is None else ("PASS" if ok else "FAIL")))
+
+
+# KNN inversion: queries/s against faiss IndexFlatIP.
+knn = lines("knn.json.lines")
+knn_installed = lines("knn_installed.json.lines")
+for e in (r for r in knn if r["impl"] == "embpriv"):
+    p = next(r for r in knn if r["impl"] == "faiss" and r["name"] == e["name"] and r["threads"] == e["threads"])
+    i = next((r for r in knn_installed if r["name"] == e["name"] and r["threads"] == e["threads"]), None)
+    ratio, share = e["queries_per_s"] / p["queries_per_s"], e["gflops"] / sgemm
+    need = 0.5 if e["d"] <= 100 else 0.7
+    add("KNN top-5 vs faiss", e["name"], e["threads"], f"{e['queries_per_s']:,.0f} q/s",
+        f"{p['queries_per_s']:,.0f} q/s", ratio, f"{i['queries_per_s']:,.0f} q/s" if i else "same kernel", share,
+        f">= {need:.0%} SGEMM, >= 1.0x", share >= need and ratio >= 1.0)
+
+# EmbedCluster: seconds against numpy's vectorised intended algorithm, and its own GEMM floor.
+cluster = lines("embed_cluster.json.lines")
+cluster_installed = lines("embed_cluster_installed.json.lines")
+e = next((r for r in cluster if r["name"] == "random30k_d768" and r["impl"] == "embpriv"), None)
+p = next((r for r in cluster if r["name"] == "random30k_d768" and r["impl"] == "numpy"), None)
+if e and p:
+    i = next((r for r in cluster_installed if r["name"] == "random30k_d768" and r["impl"] == "numpy"), None)
+    speedup, floor = p["seconds"] / e["seconds"], e["seconds"] / e["gemm_seconds"]
+    share = 2 * 30000 ** 2 * 768 / e["seconds"] / 1e9 / sgemm
+    add("EmbedCluster vs numpy", "random30k_d768", e.get("threads", "-"), f"{e['seconds']:.1f} s",
+        f"{p['seconds']:.1f} s", speedup, f"{i['seconds']:.1f} s" if i else "same kernel", share,
+        ">= 20x, <= 1.3x GEMM floor", speedup >= 20 and floor <= 1.3)
+    rows.append(("", f"  (time / own GEMM floor: {floor:.2f}x)", "", "", "", "", "", "", "", ""))
+
+# Mechanisms: vectors/s against PyTorch eager, and time over the torch.randn floor.
+mech_path = os.path.join(out, "mechanisms.json")
+if os.path.exists(mech_path):
+    for r in json.load(open(mech_path))["rows"]:
+        two = r["threads"] == 2
+        ok = (r["speedup_vs_pytorch"] >= 1.7 and r["time_over_randn_floor"] <= 1.0) if two else None
+        add("mechanism vs PyTorch", f"{r['mechanism']} {r['n']}x{r['d']}", r["threads"],
+            f"{r['embpriv_vectors_per_s']:,.0f} vec/s", f"{r['pytorch_vectors_per_s']:,.0f} vec/s",
+            r["speedup_vs_pytorch"], "(not GEMM)", None,
+            f">= 1.7x, <= 1.0x randn ({r['time_over_randn_floor']:.2f}x)" if two else "(2 threads)", ok)
+
+# The language model's forward pass: tokens/s against PyTorch eager on the same weights.
+lm = lines("lm_forward.json.lines")
+for e in (r for r in lm if r["impl"] == "embpriv"):
+    p = next(r for r in lm if r["impl"] == "pytorch" and r["threads"] == e["threads"])
+    ratio = e["tokens_per_s"] / p["tokens_per_s"]
+    add("LM forward vs PyTorch", f"stories260k {e['batch']}x{e['length']}", e["threads"],
+        f"{e['tokens_per_s']:,.0f} tok/s", f"{p['tokens_per_s']:,.0f} tok/s", ratio, "same kernel", None,
+        f">= 1.0x (|logits diff| {p['max_abs_logit_difference']:.1e})", ratio >= 1.0)
+
+header = ("hot path", "case", "thr", "embpriv", "peer", "ratio", "peer as installed", "of SGEMM", "goal", "")
+widths = [max(len(str(r[c])) for r in rows + [header]) for c in range(len(header))]
+print(f"\nSGEMM 2048^3 (this run): {sgemm:.0f} GFLOP/s; {kernels}")
+print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+print("  ".join("-" * w for w in widths))
+for r in rows:
+    print("  ".join(str(v).ljust(w) for v, w in zip(r, widths)))
