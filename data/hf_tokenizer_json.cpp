@@ -78,7 +78,11 @@ struct Reader {
       if (t == "Split") {
         const json& p = at(*s, "pattern", "Split pre-tokenizer");
         if (!p.contains("Regex")) fail("Split pre-tokenizer with pattern " + p.dump() + " is not supported (a Regex is)");
-        step.pattern = split_pattern_from_text(text(p, "Regex", "Split pattern"));
+        try {
+          step.pattern = split_pattern_from_text(text(p, "Regex", "Split pattern"));
+        } catch (const Error& e) {
+          fail(e.what());
+        }
         const std::string behavior = s->value("behavior", std::string("Isolated"));
         if (behavior != "Isolated" || flag(*s, "invert", false)) {
           fail("Split pre-tokenizer behavior '" + behavior + "' (invert " + (flag(*s, "invert", false) ? "true" : "false") +
@@ -171,8 +175,9 @@ struct Reader {
       } else {
         fail("merge " + merge.dump() + " is neither \"left right\" nor [left, right]");
       }
-      m.merges.add(vocab_id(m, left, "merge token"), vocab_id(m, right, "merge token"),
-                   vocab_id(m, left + right, "merged token"));
+      const std::int64_t left_id = vocab_id(m, left, "merge token");
+      const std::int64_t right_id = vocab_id(m, right, "merge token");
+      m.merges.add(left_id, right_id, vocab_id(m, left + right, "merged token"));
     }
   }
 
