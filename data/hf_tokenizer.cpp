@@ -10,6 +10,7 @@
 #include "data/hf_decoder.h"
 #include "data/text_replace.h"
 #include "data/unicode_categories.h"
+#include "data/unicode_nfc.h"
 
 namespace embpriv {
 namespace {
@@ -78,8 +79,10 @@ std::string HfTokenizer::normalize(std::string text) const {
   for (const HfNormalizerStep& step : spec_.normalizer) {
     if (step.kind == HfNormalizerStep::prepend) {
       if (!text.empty()) text = step.text + text;  // Prepend leaves an empty text empty
-    } else {
+    } else if (step.kind == HfNormalizerStep::replace) {
       replace_all(text, step.text, step.replacement);
+    } else {
+      text = nfc(text);
     }
   }
   return text;

@@ -63,8 +63,10 @@ struct Reader {
       } else if (t == "Replace") {
         out.push_back({HfNormalizerStep::replace, string_pattern(*s, "Replace normalizer"),
                        text(*s, "content", "Replace normalizer")});
+      } else if (t == "NFC") {
+        out.push_back({HfNormalizerStep::nfc, "", ""});
       } else {
-        fail("unsupported normalizer type '" + t + "' (supported: Sequence, Prepend, Replace)");
+        fail("unsupported normalizer type '" + t + "' (supported: Sequence, Prepend, Replace, NFC)");
       }
     }
     return out;

