@@ -97,6 +97,13 @@ std::string apply_hf_decoder(const std::vector<HfDecoderStep>& steps, std::vecto
         for (std::string& t : tokens) strip(t, step.text, step.start, step.stop);
         break;
       case HfDecoderStep::byte_level: tokens = {byte_level(tokens)}; break;
+      case HfDecoderStep::metaspace:
+        // The replacement back to spaces; in the first token (unless the scheme is never) every
+        // replacement is dropped, as the library's Metaspace decoder does.
+        for (std::size_t i = 0; i < tokens.size(); ++i) {
+          replace_all(tokens[i], step.text, i == 0 && step.prepend != HfPrepend::never ? "" : " ");
+        }
+        break;
     }
   }
   std::string text;

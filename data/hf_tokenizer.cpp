@@ -88,13 +88,39 @@ std::string HfTokenizer::normalize(std::string text) const {
   return text;
 }
 
-std::vector<std::string> HfTokenizer::pre_tokenize(const std::string& text) const {
+namespace {
+
+// Metaspace: spaces become the replacement, which is put first (as its scheme says, unless the
+// word starts with it), and with split_words each replacement starts a new word.
+void metaspace(const HfPreTokenizerStep& step, std::string word, bool at_start, std::vector<std::string>& out) {
+  replace_all(word, " ", step.replacement);
+  const bool prepend = step.prepend == HfPrepend::always || (step.prepend == HfPrepend::first && at_start);
+  if (prepend && word.compare(0, step.replacement.size(), step.replacement) != 0) word = step.replacement + word;
+  if (!step.split_words) {
+    out.push_back(word);
+    return;
+  }
+  std::size_t begin = 0;
+  for (std::size_t at = word.find(step.replacement, 1); at != std::string::npos; at = word.find(step.replacement, at + 1)) {
+    if (at > begin) out.push_back(word.substr(begin, at - begin));
+    begin = at;
+  }
+  if (begin < word.size()) out.push_back(word.substr(begin));
+}
+
+}  // namespace
+
+std::vector<std::string> HfTokenizer::pre_tokenize(const std::string& text, bool at_start) const {
   std::vector<std::string> words = {text};
   for (const HfPreTokenizerStep& step : spec_.pre_tokenizer) {
     std::vector<std::string> next;
     for (std::string& word : words) {
       if (step.kind == HfPreTokenizerStep::split) {
         for (std::string& piece : split_with_pattern(step.pattern, word)) next.push_back(std::move(piece));
+        continue;
+      }
+      if (step.kind == HfPreTokenizerStep::metaspace) {
+        metaspace(step, word, at_start && next.empty(), next);
         continue;
       }
       // ByteLevel: an optional leading space, the GPT-2 split when use_regex, then each byte as
@@ -155,14 +181,17 @@ void HfTokenizer::encode_word(const std::string& word, std::vector<std::int64_t>
 std::vector<std::int64_t> HfTokenizer::encode(const std::string& text, bool add_special) const {
   utf8_code_points(text);  // refuses invalid UTF-8, naming the offset
   std::vector<std::int64_t> body;
+  bool at_start = true;
   for (const Stretch& stretch : split_added_tokens(text)) {
     if (stretch.added >= 0) {
       body.push_back(stretch.added);
+      at_start = false;
       continue;
     }
-    for (const std::string& word : pre_tokenize(normalize(stretch.text))) {
+    for (const std::string& word : pre_tokenize(normalize(stretch.text), at_start)) {
       if (!word.empty()) encode_word(word, body);
     }
+    at_start = false;
   }
   if (!add_special) return body;
   std::vector<std::int64_t> out;

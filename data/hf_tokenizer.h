@@ -30,7 +30,8 @@ class HfTokenizer : public Tokenizer {
   };
   std::vector<Stretch> split_added_tokens(const std::string& text) const;
   std::string normalize(std::string text) const;
-  std::vector<std::string> pre_tokenize(const std::string& text) const;
+  // at_start: the stretch begins the text (Metaspace's prepend_scheme "first").
+  std::vector<std::string> pre_tokenize(const std::string& text, bool at_start) const;
   void encode_word(const std::string& word, std::vector<std::int64_t>& out) const;
 
   HfTokenizerSpec spec_;

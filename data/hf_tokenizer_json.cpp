@@ -72,11 +72,23 @@ struct Reader {
     return out;
   }
 
+  // Metaspace's fields: replacement, and prepend_scheme (or, in older files, add_prefix_space).
+  HfPrepend prepend_scheme(const json& s) const {
+    if (!s.contains("prepend_scheme") || s.at("prepend_scheme").is_null()) {
+      return flag(s, "add_prefix_space", true) ? HfPrepend::always : HfPrepend::never;
+    }
+    const std::string scheme = text(s, "prepend_scheme", "Metaspace");
+    if (scheme == "always") return HfPrepend::always;
+    if (scheme == "first") return HfPrepend::first;
+    if (scheme == "never") return HfPrepend::never;
+    fail("Metaspace prepend_scheme '" + scheme + "' is not one of always, first, never");
+  }
+
   std::vector<HfPreTokenizerStep> pre_tokenizer(const json& j) const {
     std::vector<HfPreTokenizerStep> out;
     for (const json* s : steps(j, "pretokenizers", "pre_tokenizer")) {
       const std::string t = type(*s, "pre_tokenizer");
-      HfPreTokenizerStep step{HfPreTokenizerStep::split};
+      HfPreTokenizerStep step{HfPreTokenizerStep::split, SplitPattern::gpt2, false, false, "", HfPrepend::always, false};
       if (t == "Split") {
         const json& p = at(*s, "pattern", "Split pre-tokenizer");
         if (!p.contains("Regex")) fail("Split pre-tokenizer with pattern " + p.dump() + " is not supported (a Regex is)");
@@ -94,8 +106,14 @@ struct Reader {
         step.kind = HfPreTokenizerStep::byte_level;
         step.use_regex = flag(*s, "use_regex", true);
         step.add_prefix_space = flag(*s, "add_prefix_space", true);
+      } else if (t == "Metaspace") {
+        step.kind = HfPreTokenizerStep::metaspace;
+        step.replacement = text(*s, "replacement", "Metaspace pre-tokenizer");
+        if (step.replacement.empty()) fail("Metaspace pre-tokenizer has an empty replacement");
+        step.prepend = prepend_scheme(*s);
+        step.split_words = flag(*s, "split", true);
       } else {
-        fail("unsupported pre_tokenizer type '" + t + "' (supported: Sequence, Split, ByteLevel)");
+        fail("unsupported pre_tokenizer type '" + t + "' (supported: Sequence, Split, ByteLevel, Metaspace)");
       }
       out.push_back(step);
     }
@@ -119,8 +137,12 @@ struct Reader {
         step.stop = at(*s, "stop", "Strip decoder").get<int>();
       } else if (t == "ByteLevel") {
         step.kind = HfDecoderStep::byte_level;
+      } else if (t == "Metaspace") {
+        step = {HfDecoderStep::metaspace, text(*s, "replacement", "Metaspace decoder"), ""};
+        step.prepend = prepend_scheme(*s);
       } else {
-        fail("unsupported decoder type '" + t + "' (supported: Sequence, Replace, ByteFallback, Fuse, Strip, ByteLevel)");
+        fail("unsupported decoder type '" + t +
+             "' (supported: Sequence, Replace, ByteFallback, Fuse, Strip, ByteLevel, Metaspace)");
       }
       out.push_back(step);
     }

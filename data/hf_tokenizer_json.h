@@ -24,16 +24,24 @@ struct HfNormalizerStep {
   std::string text, replacement;  // prepend: text; replace: text -> replacement
 };
 
+// Metaspace's prepend_scheme: when the replacement character is put before a stretch of text.
+enum class HfPrepend { always, first, never };  // first: only before the text's first stretch
+
 struct HfPreTokenizerStep {
-  enum Kind { split, byte_level } kind;
+  enum Kind { split, byte_level, metaspace } kind;
   SplitPattern pattern = SplitPattern::gpt2;  // split (and byte_level with use_regex)
   bool use_regex = false, add_prefix_space = false;  // byte_level
+  std::string replacement;                            // metaspace: spaces become it ("▁")
+  HfPrepend prepend = HfPrepend::always;              // metaspace
+  bool split_words = false;                           // metaspace: a word starts at each replacement
 };
 
 struct HfDecoderStep {
-  enum Kind { replace, byte_fallback, fuse, strip, byte_level } kind;
-  std::string text, replacement;  // replace: text -> replacement; strip: text (one character)
+  enum Kind { replace, byte_fallback, fuse, strip, byte_level, metaspace } kind;
+  std::string text, replacement;  // replace: text -> replacement; strip: text (one character);
+                                  // metaspace: text, the replacement character
   int start = 0, stop = 0;        // strip: characters removed at each end of each token
+  HfPrepend prepend = HfPrepend::always;  // metaspace: never keeps the first token's space
 };
 
 struct HfBpeModel {
