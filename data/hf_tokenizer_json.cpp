@@ -6,149 +6,16 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "data/hf_json_reader.h"
+#include "data/hf_pipeline_json.h"
 
 namespace embpriv {
 namespace {
 
 using nlohmann::json;
 
-// One reader per tokenizer.json: every error names the file.
-struct Reader {
-  std::string path;
-
-  [[noreturn]] void fail(const std::string& what) const { throw Error(path + ": " + what); }
-
-  const json& at(const json& j, const char* key, const char* where) const {
-    if (!j.is_object() || !j.contains(key)) fail(std::string(where) + " has no \"" + key + "\"");
-    return j.at(key);
-  }
-  bool flag(const json& j, const char* key, bool fallback) const {
-    if (!j.contains(key) || j.at(key).is_null()) return fallback;
-    if (!j.at(key).is_boolean()) fail(std::string("\"") + key + "\" must be true or false");
-    return j.at(key).get<bool>();
-  }
-  std::string text(const json& j, const char* key, const char* where) const {
-    const json& v = at(j, key, where);
-    if (!v.is_string()) fail(std::string(where) + "'s \"" + key + "\" must be a string");
-    return v.get<std::string>();
-  }
-  std::string type(const json& j, const char* where) const { return text(j, "type", where); }
-
-  // {"String": s}: s (a {"Regex": r} is refused: no step here needs one).
-  std::string string_pattern(const json& j, const char* where) const {
-    const json& p = at(j, "pattern", where);
-    if (p.contains("String")) return text(p, "String", where);
-    fail(std::string(where) + " with a non-String pattern " + p.dump() + " is not supported");
-  }
-
-  // The steps of a component: a Sequence's members in order, or the one component.
-  std::vector<const json*> steps(const json& j, const char* list_key, const char* where) const {
-    if (j.is_null()) return {};
-    if (type(j, where) != "Sequence") return {&j};
-    std::vector<const json*> out;
-    const json& list = at(j, list_key, where);
-    if (!list.is_array()) fail(std::string(where) + " Sequence's \"" + list_key + "\" must be a list");
-    for (const json& member : list) {
-      for (const json* step : steps(member, list_key, where)) out.push_back(step);
-    }
-    return out;
-  }
-
-  std::vector<HfNormalizerStep> normalizer(const json& j) const {
-    std::vector<HfNormalizerStep> out;
-    for (const json* s : steps(j, "normalizers", "normalizer")) {
-      const std::string t = type(*s, "normalizer");
-      if (t == "Prepend") {
-        out.push_back({HfNormalizerStep::prepend, text(*s, "prepend", "Prepend normalizer"), ""});
-      } else if (t == "Replace") {
-        out.push_back({HfNormalizerStep::replace, string_pattern(*s, "Replace normalizer"),
-                       text(*s, "content", "Replace normalizer")});
-      } else if (t == "NFC") {
-        out.push_back({HfNormalizerStep::nfc, "", ""});
-      } else {
-        fail("unsupported normalizer type '" + t + "' (supported: Sequence, Prepend, Replace, NFC)");
-      }
-    }
-    return out;
-  }
-
-  // Metaspace's fields: replacement, and prepend_scheme (or, in older files, add_prefix_space).
-  HfPrepend prepend_scheme(const json& s) const {
-    if (!s.contains("prepend_scheme") || s.at("prepend_scheme").is_null()) {
-      return flag(s, "add_prefix_space", true) ? HfPrepend::always : HfPrepend::never;
-    }
-    const std::string scheme = text(s, "prepend_scheme", "Metaspace");
-    if (scheme == "always") return HfPrepend::always;
-    if (scheme == "first") return HfPrepend::first;
-    if (scheme == "never") return HfPrepend::never;
-    fail("Metaspace prepend_scheme '" + scheme + "' is not one of always, first, never");
-  }
-
-  std::vector<HfPreTokenizerStep> pre_tokenizer(const json& j) const {
-    std::vector<HfPreTokenizerStep> out;
-    for (const json* s : steps(j, "pretokenizers", "pre_tokenizer")) {
-      const std::string t = type(*s, "pre_tokenizer");
-      HfPreTokenizerStep step{HfPreTokenizerStep::split, SplitPattern::gpt2, false, false, "", HfPrepend::always, false};
-      if (t == "Split") {
-        const json& p = at(*s, "pattern", "Split pre-tokenizer");
-        if (!p.contains("Regex")) fail("Split pre-tokenizer with pattern " + p.dump() + " is not supported (a Regex is)");
-        try {
-          step.pattern = split_pattern_from_text(text(p, "Regex", "Split pattern"));
-        } catch (const Error& e) {
-          fail(e.what());
-        }
-        const std::string behavior = s->value("behavior", std::string("Isolated"));
-        if (behavior != "Isolated" || flag(*s, "invert", false)) {
-          fail("Split pre-tokenizer behavior '" + behavior + "' (invert " + (flag(*s, "invert", false) ? "true" : "false") +
-               ") is not supported (Isolated, invert false is)");
-        }
-      } else if (t == "ByteLevel") {
-        step.kind = HfPreTokenizerStep::byte_level;
-        step.use_regex = flag(*s, "use_regex", true);
-        step.add_prefix_space = flag(*s, "add_prefix_space", true);
-      } else if (t == "Metaspace") {
-        step.kind = HfPreTokenizerStep::metaspace;
-        step.replacement = text(*s, "replacement", "Metaspace pre-tokenizer");
-        if (step.replacement.empty()) fail("Metaspace pre-tokenizer has an empty replacement");
-        step.prepend = prepend_scheme(*s);
-        step.split_words = flag(*s, "split", true);
-      } else {
-        fail("unsupported pre_tokenizer type '" + t + "' (supported: Sequence, Split, ByteLevel, Metaspace)");
-      }
-      out.push_back(step);
-    }
-    return out;
-  }
-
-  std::vector<HfDecoderStep> decoder(const json& j) const {
-    std::vector<HfDecoderStep> out;
-    for (const json* s : steps(j, "decoders", "decoder")) {
-      const std::string t = type(*s, "decoder");
-      HfDecoderStep step{HfDecoderStep::fuse, "", ""};
-      if (t == "Replace") {
-        step = {HfDecoderStep::replace, string_pattern(*s, "Replace decoder"), text(*s, "content", "Replace decoder")};
-      } else if (t == "ByteFallback") {
-        step.kind = HfDecoderStep::byte_fallback;
-      } else if (t == "Fuse") {
-        step.kind = HfDecoderStep::fuse;
-      } else if (t == "Strip") {
-        step = {HfDecoderStep::strip, text(*s, "content", "Strip decoder"), ""};
-        step.start = at(*s, "start", "Strip decoder").get<int>();
-        step.stop = at(*s, "stop", "Strip decoder").get<int>();
-      } else if (t == "ByteLevel") {
-        step.kind = HfDecoderStep::byte_level;
-      } else if (t == "Metaspace") {
-        step = {HfDecoderStep::metaspace, text(*s, "replacement", "Metaspace decoder"), ""};
-        step.prepend = prepend_scheme(*s);
-      } else {
-        fail("unsupported decoder type '" + t +
-             "' (supported: Sequence, Replace, ByteFallback, Fuse, Strip, ByteLevel, Metaspace)");
-      }
-      out.push_back(step);
-    }
-    return out;
-  }
-
+// The model, added tokens and post-processor (the text-processing steps: data/hf_pipeline_json.h).
+struct Reader : HfJsonReader {
   std::int64_t vocab_id(const HfBpeModel& m, const std::string& token, const char* what) const {
     const auto found = m.ids.find(token);
     if (found == m.ids.end()) fail(std::string(what) + " '" + token + "' is not in the vocabulary");
@@ -255,7 +122,7 @@ struct Reader {
 }  // namespace
 
 HfTokenizerSpec read_hf_tokenizer_json(const std::string& path) {
-  const Reader r{path};
+  const Reader r{{path}};
   std::ifstream in(path, std::ios::binary);
   EMBPRIV_CHECK(in, "cannot read tokenizer '" << path << "'");
   json root;
@@ -268,11 +135,11 @@ HfTokenizerSpec read_hf_tokenizer_json(const std::string& path) {
   HfTokenizerSpec spec;
   try {
     spec.added = r.added_tokens(root);
-    spec.normalizer = r.normalizer(root.value("normalizer", json()));
-    spec.pre_tokenizer = r.pre_tokenizer(root.value("pre_tokenizer", json()));
+    spec.normalizer = read_hf_normalizer(r, root.value("normalizer", json()));
+    spec.pre_tokenizer = read_hf_pre_tokenizer(r, root.value("pre_tokenizer", json()));
     r.bpe_model(r.at(root, "model", "tokenizer.json"), spec);
     r.post_processor(root.value("post_processor", json()), spec);
-    spec.decoder = r.decoder(root.value("decoder", json()));
+    spec.decoder = read_hf_decoder(r, root.value("decoder", json()));
   } catch (const json::exception& e) {  // a field of the wrong JSON type
     r.fail(std::string("unexpected value: ") + e.what());
   }
