@@ -16,6 +16,8 @@ namespace embpriv {
 namespace {
 
 bool is_space_byte(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+// single_word's word characters: ASCII letters, digits and '_', and (an approximation of \w)
+// every non-ASCII byte.
 bool is_word_byte(char c) {
   const auto u = static_cast<unsigned char>(c);
   return std::isalnum(u) || c == '_' || u >= 0x80;

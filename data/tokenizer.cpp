@@ -16,7 +16,10 @@ std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path) {
     EMBPRIV_CHECK(fs::exists(json), "the folder '" << path << "' holds no tokenizer.json");
     return std::make_unique<HfTokenizer>(HfTokenizer::load(json.string()));
   }
-  if (fs::path(path).extension() == ".json") return std::make_unique<HfTokenizer>(HfTokenizer::load(path));
+  const fs::path extension = fs::path(path).extension();
+  if (extension == ".json") return std::make_unique<HfTokenizer>(HfTokenizer::load(path));
+  EMBPRIV_CHECK(extension != ".model", "'" << path << "' looks like a SentencePiece .model, which embpriv does not read; "
+                                           "give the model's tokenizer.json (or its folder) instead");
   return std::make_unique<Llama2cTokenizerAdapter>(
       Llama2cTokenizer::load(path, llama2c_tokenizer_file_size(path)));
 }

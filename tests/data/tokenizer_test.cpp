@@ -48,4 +48,6 @@ TEST_CASE("load_tokenizer reads a tokenizer.json or a model folder holding one",
   fs::create_directories(dir / "empty");
   CHECK_THROWS_WITH(load_tokenizer(dir / "empty"), Contains("holds no tokenizer.json"));
   CHECK_THROWS_WITH(load_tokenizer(dir / "nothing.json"), Contains("does not exist"));
+  write_file(dir / "tokenizer.model", "\x0a\x0b<unk>");
+  CHECK_THROWS_WITH(load_tokenizer(dir / "tokenizer.model"), Contains("looks like a SentencePiece .model"));
 }
