@@ -30,11 +30,11 @@ std::size_t contraction(const Text& s, std::size_t i, bool ignore_case) {
   return 0;
 }
 
-// Length of the run of characters with `pred` starting at i.
+// Length of the run of characters with `pred` starting at i, at most `limit`.
 template <class Pred>
-std::size_t run(const Text& s, std::size_t i, Pred pred) {
+std::size_t run(const Text& s, std::size_t i, Pred pred, std::size_t limit = static_cast<std::size_t>(-1)) {
   std::size_t k = i;
-  while (k < s.size() && pred(s[k])) ++k;
+  while (k < s.size() && k - i < limit && pred(s[k])) ++k;
   return k - i;
 }
 
@@ -77,7 +77,7 @@ std::size_t match_llama3(const Text& s, std::size_t i, std::size_t max_digits) {
   }
   if (std::size_t n = run(s, i, is_letter)) return n;
   // \p{N}{1,D}
-  if (std::size_t n = run(s, i, is_number)) return std::min(n, max_digits);
+  if (std::size_t n = run(s, i, is_number, max_digits)) return n;  // bounded: a long number stays linear
   // ?[^\s\p{L}\p{N}]+[\r\n]*
   if (std::size_t n = space_then_run(s, i, is_other)) return n + run(s, i + n, is_newline);
   // \s*[\r\n]+: through the last \r or \n of the whitespace run

@@ -122,6 +122,10 @@ TEST_CASE("a 1 MB line tokenizes (the merges within a word are not quadratic)", 
     CHECK(ids.size() < line.size() / 2);
     CHECK(tokenizer.decode(ids) == line);
   }
+  // 1 MB of digits: Llama-3 and Qwen2 cut them three and one at a time.
+  const std::string digits(1u << 20, '7');
+  CHECK(split_with_pattern(SplitPattern::llama3, digits).size() == ((1u << 20) + 2) / 3);
+  CHECK(split_with_pattern(SplitPattern::qwen2, digits).size() == (1u << 20));
   // One 1 MB word without spaces (the worst case for a merge loop that rescans the word).
   const std::string word(1u << 20, 'a');
   const HfTokenizer gpt2 = HfTokenizer::load(reference_tokenizer_json("gpt2"));
