@@ -10,6 +10,7 @@
 #include "apps/bounds_config.h"
 #include "apps/keys_command.h"
 #include "apps/system_command.h"
+#include "apps/tokenize_command.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "experiments/engine/runner.h"
@@ -156,6 +157,11 @@ Command system_command(CLI::App& app) {
   return {system->command(), [system] { return system->run(std::cout); }};
 }
 
+Command tokenize_command(CLI::App& app) {
+  auto tokenize = std::make_shared<TokenizeCommand>(app);  // CLI11 holds the addresses of its members
+  return {tokenize->command(), [tokenize] { return tokenize->run(std::cin, std::cout); }};
+}
+
 // Runs the parsed command; errors become one line on stderr and the exit code of their kind.
 int act(const Command& command) {
   try {
@@ -190,7 +196,7 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
   const std::vector<Command> commands = {
       bounds_command(app, registry), run_command(app, registry),  merge_command(app, registry),
       plot_command(app, registry),   info_command(app),           mechanisms_command(app, registry),
-      keys_command(app),             system_command(app)};
+      keys_command(app),             system_command(app),         tokenize_command(app)};
   std::string names;
   for (const Command& c : commands) {
     c.app->fallthrough();

