@@ -79,9 +79,14 @@ double side_estimate(int side, std::int64_t a, std::int64_t b, std::int64_t n, d
 
 double audit_log_ratio_bound(std::int64_t hits_num, std::int64_t n_num, std::int64_t hits_den, std::int64_t n_den,
                              double confidence, double delta) {
-  const double each = 1 - (1 - confidence) / 2;  // both intervals hold together
-  const double numerator = clopper_pearson(hits_num, n_num, each).lo - delta;
-  const double denominator = clopper_pearson(hits_den, n_den, each).hi;
+  // One-sided Clopper-Pearson bounds, each failing with probability (1 - confidence) / 2, so
+  // both hold together with probability >= confidence (union bound). The lower bound of the
+  // numerator is the Beta(k, n - k + 1) quantile (1 - confidence) / 2 and the upper bound of the
+  // denominator the Beta(k + 1, n - k) quantile 1 - (1 - confidence) / 2 (Clopper & Pearson
+  // 1934): exactly the ends of the equal-tailed two-sided interval at `confidence` itself,
+  // whose tails are (1 - confidence) / 2 each.
+  const double numerator = clopper_pearson(hits_num, n_num, confidence).lo - delta;
+  const double denominator = clopper_pearson(hits_den, n_den, confidence).hi;
   if (numerator <= 0) return kMinusInfinity;
   return std::log(numerator / denominator);
 }

@@ -40,8 +40,10 @@ struct AuditResult {
 AuditResult audit_pair(const OutputSampler& sample, const at::Tensor& x0, const at::Tensor& x1,
                        const AuditOptions& options, std::uint64_t seed);
 
-// ln((lower(hits_num / n_num) - delta) / upper(hits_den / n_den)), each interval two-sided
-// Clopper-Pearson at 1 - (1 - confidence) / 2; -inf when the numerator is <= 0.
+// ln((lower(hits_num / n_num) - delta) / upper(hits_den / n_den)), each bound one-sided
+// Clopper-Pearson at level 1 - (1 - confidence) / 2, so that both hold together with
+// probability >= confidence; -inf when the numerator is <= 0. A perfect test (n of n against
+// 0 of n) gives ln(n / -ln((1 - confidence) / 2)) to first order: ln(n / 3.69) at 0.95.
 double audit_log_ratio_bound(std::int64_t hits_num, std::int64_t n_num, std::int64_t hits_den, std::int64_t n_den,
                              double confidence, double delta);
 
