@@ -7,6 +7,7 @@
 #include <iostream>
 #include <vector>
 
+#include "apps/accountant_command.h"
 #include "apps/bounds_config.h"
 #include "apps/keys_command.h"
 #include "core/error.h"
@@ -184,7 +185,11 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
   const std::vector<Command> commands = {
       bounds_command(app, registry), run_command(app, registry),  merge_command(app, registry),
       plot_command(app, registry),   info_command(app),           mechanisms_command(app, registry),
-      keys_command(app)};
+      keys_command(app),
+      [&app] {  // CLI11 holds the addresses of the command's members
+        auto accountant = std::make_shared<AccountantCommand>(app);
+        return Command{accountant->command(), [accountant] { return accountant->run(std::cout); }};
+      }()};
   std::string names;
   for (const Command& c : commands) {
     c.app->fallthrough();
