@@ -38,6 +38,22 @@ double log_binomial(std::int64_t n, std::int64_t k) {
          std::lgamma(static_cast<double>(n - k + 1));
 }
 
+// log(e^a - e^b) for a >= b (a difference of two sums of positive terms).
+double log_sub(double a, double b) {
+  if (b == -std::numeric_limits<double>::infinity()) return a;
+  EMBPRIV_ASSERT(a >= b, "accountant: the series' negative part exceeds its positive part");
+  return a + std::log(-std::expm1(b - a));
+}
+
+// log erfc(x), accurate where erfc underflows: for x >= 25 the asymptotic expansion
+// erfc(x) = e^(-x^2) / (x sqrt(pi)) (1 - 1/(2x^2) + 3/(4x^4) - 15/(8x^6) + ...)
+// (Abramowitz & Stegun 7.1.23; the next term is below 1e-10 there).
+double log_erfc(double x) {
+  if (x < 25) return std::log(std::erfc(x));
+  const double u = 1 / (2 * x * x);
+  return -x * x - std::log(x) - 0.5 * std::log(M_PI) + std::log1p(-u + 3 * u * u - 15 * u * u * u);
+}
+
 }  // namespace
 
 double gaussian_rdp(double alpha, double noise_multiplier) {
@@ -61,6 +77,44 @@ double subsampled_gaussian_rdp(std::int64_t alpha, double sampling_rate, double 
     log_a = log_add(log_a, term);
   }
   return log_a / static_cast<double>(alpha - 1);
+}
+
+double subsampled_gaussian_rdp_real(double alpha, double sampling_rate, double noise_multiplier) {
+  check_noise_multiplier(noise_multiplier);
+  check_sampling_rate(sampling_rate);
+  EMBPRIV_CHECK(alpha > 1 && std::isfinite(alpha), "accountant: the RDP order must be > 1, got " << alpha);
+  if (sampling_rate == 1) return gaussian_rdp(alpha, noise_multiplier);
+  const double a = std::floor(alpha);
+  if (a == alpha) return subsampled_gaussian_rdp(static_cast<std::int64_t>(alpha), sampling_rate, noise_multiplier);
+  const double q = sampling_rate, sigma = noise_multiplier, two_var = 2 * sigma * sigma;
+  const double minus_inf = -std::numeric_limits<double>::infinity();
+  // MTZ 2019, Sec. 3.3: z0 = sigma^2 ln(1/q - 1) + 1/2 splits the integral of
+  // E_{z ~ N(0, sigma^2)}[((1 - q) + q e^((2z - 1) / (2 sigma^2)))^alpha] into two binomial
+  // series, each term with its Gaussian tail:
+  //   A_1 = sum_i C(alpha, i) (1 - q)^(alpha - i) q^i e^((i^2 - i) / (2 sigma^2)) erfc((i - z0) / (sqrt 2 sigma)) / 2
+  //   A_2 = sum_i C(alpha, i) q^(alpha - i) (1 - q)^i e^((j^2 - j) / (2 sigma^2)) erfc((z0 - j) / (sqrt 2 sigma)) / 2,
+  // j = alpha - i. C(alpha, i) changes sign past i = alpha: positive and negative terms are summed apart.
+  const double z0 = sigma * sigma * std::log(1 / q - 1) + 0.5;
+  double positive[2] = {minus_inf, minus_inf}, negative[2] = {minus_inf, minus_inf};
+  double log_coef = 0;  // log |C(alpha, 0)|
+  int sign = 1;
+  for (int i = 0;; ++i) {
+    const double id = i, j = alpha - id;
+    const double log_s0 = log_coef + id * std::log(q) + j * std::log1p(-q) + (id * id - id) / two_var +
+                          std::log(0.5) + log_erfc((id - z0) / (std::sqrt(2.0) * sigma));
+    const double log_s1 = log_coef + j * std::log(q) + id * std::log1p(-q) + (j * j - j) / two_var +
+                          std::log(0.5) + log_erfc((z0 - j) / (std::sqrt(2.0) * sigma));
+    double* sums = sign > 0 ? positive : negative;
+    sums[0] = log_add(sums[0], log_s0);
+    sums[1] = log_add(sums[1], log_s1);
+    if (std::max(log_s0, log_s1) < -30 && id > alpha) break;
+    EMBPRIV_ASSERT(i < 100000, "accountant: the fractional-order series did not converge (alpha " << alpha << ")");
+    // C(alpha, i + 1) = C(alpha, i) (alpha - i) / (i + 1).
+    log_coef += std::log(std::abs(alpha - id)) - std::log(id + 1);
+    if (alpha - id < 0) sign = -sign;
+  }
+  const double log_a = log_add(log_sub(positive[0], negative[0]), log_sub(positive[1], negative[1]));
+  return log_a / (alpha - 1);
 }
 
 double rdp_to_dp_epsilon(double alpha, double rdp, double delta) {
@@ -103,6 +157,15 @@ std::vector<std::int64_t> integer_rdp_orders() {
   return orders;
 }
 
+std::vector<double> rdp_orders() {
+  std::vector<double> orders;
+  for (int tenths = 11; tenths < 120; ++tenths) {
+    if (tenths % 10 != 0) orders.push_back(tenths / 10.0);
+  }
+  for (const std::int64_t a : integer_rdp_orders()) orders.push_back(static_cast<double>(a));
+  return orders;
+}
+
 RdpAccount subsampled_gaussian_rdp_account(double noise_multiplier, double sampling_rate, std::int64_t rounds,
                                            double delta) {
   check_noise_multiplier(noise_multiplier);
@@ -111,16 +174,16 @@ RdpAccount subsampled_gaussian_rdp_account(double noise_multiplier, double sampl
   check_delta(delta);
   RdpAccount account;
   account.epsilon = std::numeric_limits<double>::infinity();
-  for (const std::int64_t alpha : integer_rdp_orders()) {
+  for (const double alpha : rdp_orders()) {
     // Composition: RDP adds over rounds (Mironov 2017, Prop. 1).
-    const double rdp = static_cast<double>(rounds) * subsampled_gaussian_rdp(alpha, sampling_rate, noise_multiplier);
-    const double eps = rdp_to_dp_epsilon(static_cast<double>(alpha), rdp, delta);
+    const double rdp = static_cast<double>(rounds) * subsampled_gaussian_rdp_real(alpha, sampling_rate, noise_multiplier);
+    const double eps = rdp_to_dp_epsilon(alpha, rdp, delta);
     if (eps < account.epsilon) {
       account.epsilon = eps;
-      account.alpha = static_cast<double>(alpha);
+      account.alpha = alpha;
     }
   }
-  account.method = "RDP of the Poisson-subsampled Gaussian (MTZ 2019, integer alpha 2..512), tight conversion";
+  account.method = "RDP of the Poisson-subsampled Gaussian (MTZ 2019, alpha 1.1..11.9 and integers to 512), tight conversion";
   return account;
 }
 

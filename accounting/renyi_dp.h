@@ -19,6 +19,12 @@ double gaussian_rdp(double alpha, double noise_multiplier);
 // exp((k^2 - k) / (2 sigma^2)), summed in log space. q = 1 gives gaussian_rdp.
 double subsampled_gaussian_rdp(std::int64_t alpha, double sampling_rate, double noise_multiplier);
 
+// The same at any real order alpha > 1 (MTZ 2019, Sec. 3.3, fractional alpha): A_alpha =
+// A_1 + A_2, two series over i >= 0 of generalised binomials C(alpha, i) with erfc tails split
+// at z0 = sigma^2 ln(1/q - 1) + 1/2, summed in log space until a term falls below e^-30
+// relative to 1. At an integer alpha it equals subsampled_gaussian_rdp.
+double subsampled_gaussian_rdp_real(double alpha, double sampling_rate, double noise_multiplier);
+
 // The tight RDP-to-DP conversion (Balle et al. 2020, Thm 21; Canonne, Kamath & Steinke 2020,
 // Prop. 12): an (alpha, rdp)-RDP mechanism is (eps, delta)-DP for
 //   eps = rdp + log((alpha - 1) / alpha) - (log delta + log alpha) / (alpha - 1),
@@ -40,14 +46,17 @@ struct RdpAccount {
 // alpha for this curve).
 RdpAccount gaussian_rdp_account(double noise_multiplier, std::int64_t rounds, double delta);
 
-// T rounds of the Poisson-subsampled Gaussian (rate q in (0, 1]): T times the integer-order
-// RDP of MTZ 2019, converted at delta, minimised over alpha = 2, ..., 512 (integer orders only:
-// the fractional-order series of MTZ Sec. 3.3 is not implemented, so the bound can be slightly
-// looser than one minimised over all real alpha). q = 1 is exact at integer orders.
+// T rounds of the Poisson-subsampled Gaussian (rate q in (0, 1]): T times the RDP of MTZ 2019,
+// converted at delta, minimised over the orders of rdp_orders() (the fractional ones through
+// the series, the integers through the finite sum).
 RdpAccount subsampled_gaussian_rdp_account(double noise_multiplier, double sampling_rate, std::int64_t rounds,
                                            double delta);
 
-// The integer orders subsampled_gaussian_rdp_account tries.
+// The integer orders 2, ..., 512.
 std::vector<std::int64_t> integer_rdp_orders();
+// The orders subsampled_gaussian_rdp_account tries: 1.1, 1.2, ..., 1.9, 2.1, ..., 11.9 (every
+// step of 0.1 that is not an integer; the fractional ones where the optimum of a small total
+// lies), then the integers 2, ..., 512.
+std::vector<double> rdp_orders();
 
 }  // namespace embpriv

@@ -8,12 +8,16 @@ formulas with numpy/scipy (no privacy library): run `/usr/bin/python3 tests/acco
 - Poisson-subsampled Gaussian, integer alpha (Mironov, Talwar & Zhang 2019, Sec. 3.3):
   A = sum_k C(alpha,k) (1-q)^(alpha-k) q^k exp((k^2-k)/(2 sigma^2)), with exact integer binomials
   (math.comb) and scipy.special.logsumexp; orders 2..512.
+- Poisson-subsampled Gaussian at any real alpha: A_alpha = E_{z ~ N(0, sigma^2)}[((1-q) + q
+  e^((2z-1)/(2 sigma^2)))^alpha] (MTZ 2019, Sec. 3.3, the definition, before any series),
+  integrated numerically with mpmath at 40 digits; orders 1.1..11.9 (tenths) and 2..512.
 - The analytic Gaussian (Balle & Wang 2018, Thm 8) for T rounds = one round of sigma/sqrt(T):
   the eps solving Phi(1/(2s) - eps s) - e^eps Phi(-1/(2s) - eps s) = delta (Delta2 = 1).
 - Laplace composition: DRV 2010 Thm III.3 and KOV 2015 Thm 3.4.
 """
 import math
 
+import mpmath as mp
 import numpy as np
 from scipy import optimize, special, stats
 
@@ -38,8 +42,20 @@ def subsampled_rdp(alpha, q, sigma):
     return special.logsumexp(logs) / (alpha - 1)
 
 
+def subsampled_rdp_integral(alpha, q, sigma):
+    mp.mp.dps = 40
+    alpha, q, sigma = mp.mpf(alpha), mp.mpf(q), mp.mpf(sigma)
+    density = lambda z: mp.npdf(z, 0, sigma) * ((1 - q) + q * mp.e ** ((2 * z - 1) / (2 * sigma ** 2))) ** alpha
+    a = mp.quad(density, [-mp.inf, -10 * sigma, 0, 0.5, 10 * sigma, 40 * sigma + alpha, mp.inf])
+    return float(mp.log(a) / (alpha - 1))
+
+
 def subsampled_eps(sigma, q, rounds, delta):
     best = (math.inf, 0)
+    for tenths in range(11, 120):
+        if tenths % 10:
+            alpha = tenths / 10
+            best = min(best, (convert(alpha, rounds * subsampled_rdp_integral(alpha, q, sigma), delta), alpha))
     for alpha in range(2, 513):
         e = convert(alpha, rounds * subsampled_rdp(alpha, q, sigma), delta)
         best = min(best, (e, alpha))
@@ -72,7 +88,11 @@ if __name__ == "__main__":
               f"  analytic={analytic_gaussian_eps(sigma / math.sqrt(t), delta):.10g}")
     for alpha, q, sigma in [(2, 0.01, 4.0), (32, 0.01, 4.0), (8, 0.1, 1.0), (256, 0.001, 0.8)]:
         print(f"subsampled rdp alpha={alpha} q={q} sigma={sigma}: {subsampled_rdp(alpha, q, sigma):.12g}")
-    for sigma, q, t, delta in [(4.0, 0.01, 10000, 1e-5), (1.1, 0.01, 10000, 1e-5), (2.0, 0.05, 500, 1e-6)]:
+    for alpha, q, sigma in [(2.5, 0.01, 4.0), (1.5, 0.1, 1.0), (7.3, 0.05, 2.0), (8, 0.1, 1.0)]:
+        print(f"subsampled rdp (integral) alpha={alpha} q={q} sigma={sigma}:"
+              f" {subsampled_rdp_integral(alpha, q, sigma):.12g}")
+    for sigma, q, t, delta in [(4.0, 0.01, 10000, 1e-5), (1.1, 0.01, 10000, 1e-5), (2.0, 0.05, 500, 1e-6),
+                               (4.0, 0.01, 100, 1e-5)]:
         e, a = subsampled_eps(sigma, q, t, delta)
         print(f"subsampled sigma={sigma} q={q} T={t} delta={delta}: eps={e:.10g} alpha={a}")
     for eps, t, delta in [(0.1, 100, 1e-5), (1.0, 10, 1e-5), (0.01, 10000, 1e-6)]:

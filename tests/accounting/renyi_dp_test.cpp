@@ -43,8 +43,30 @@ TEST_CASE("RDP of the Poisson-subsampled Gaussian (MTZ 2019, integer alpha), aga
   const RdpAccount abadi = subsampled_gaussian_rdp_account(4.0, 0.01, 10000, 1e-5);
   CHECK(abadi.epsilon == Approx(1.035490066).epsilon(1e-8));
   CHECK(abadi.alpha == 17);
-  CHECK(subsampled_gaussian_rdp_account(1.1, 0.01, 10000, 1e-5).epsilon == Approx(5.654308).epsilon(1e-6));
-  CHECK(subsampled_gaussian_rdp_account(2.0, 0.05, 500, 1e-6).epsilon == Approx(3.103813217).epsilon(1e-8));
+  // Optima at fractional orders (4.7, 8.2): the series of the next test case.
+  const RdpAccount fractional = subsampled_gaussian_rdp_account(1.1, 0.01, 10000, 1e-5);
+  CHECK(fractional.epsilon == Approx(5.631992369).epsilon(1e-7));
+  CHECK(fractional.alpha == Approx(4.7));
+  CHECK(subsampled_gaussian_rdp_account(2.0, 0.05, 500, 1e-6).epsilon == Approx(3.101868254).epsilon(1e-7));
+  CHECK(subsampled_gaussian_rdp_account(4.0, 0.01, 100, 1e-5).epsilon == Approx(0.08965969449).epsilon(1e-7));
+}
+
+TEST_CASE("RDP of the subsampled Gaussian at fractional orders (MTZ 2019 series), against numerical integration", "[accounting]") {
+  // References: rdp_reference.py integrates A_alpha = E_{z ~ N(0, sigma^2)}[((1-q) + q e^((2z-1)/(2 sigma^2)))^alpha]
+  // with mpmath at 40 digits (the definition, not the series).
+  CHECK(subsampled_gaussian_rdp_real(2.5, 0.01, 4.0) == Approx(8.0644097585e-06).epsilon(1e-8));
+  CHECK(subsampled_gaussian_rdp_real(1.5, 0.1, 1.0) == Approx(0.0117345921967).epsilon(1e-8));
+  CHECK(subsampled_gaussian_rdp_real(7.3, 0.05, 2.0) == Approx(0.00281452510992).epsilon(1e-8));
+  // Integer orders: the finite sum (the integral gives 1.37836141135 too).
+  CHECK(subsampled_gaussian_rdp_real(8, 0.1, 1.0) == Approx(1.37836141135).epsilon(1e-9));
+  // RDP grows with the order: the series lies between its integer neighbours.
+  for (const double alpha : {2.3, 3.5, 6.9, 11.1}) {
+    const auto below = static_cast<std::int64_t>(alpha);
+    INFO(alpha);
+    CHECK(subsampled_gaussian_rdp_real(alpha, 0.05, 1.5) >= subsampled_gaussian_rdp(below, 0.05, 1.5));
+    CHECK(subsampled_gaussian_rdp_real(alpha, 0.05, 1.5) <= subsampled_gaussian_rdp(below + 1, 0.05, 1.5));
+  }
+  CHECK(subsampled_gaussian_rdp_real(3.5, 1.0, 2.0) == Approx(gaussian_rdp(3.5, 2.0)));
 }
 
 TEST_CASE("the moments-accountant example of Abadi et al. 2016: q 0.01, sigma 4, 10,000 steps, eps 1.26", "[accounting]") {
