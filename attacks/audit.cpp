@@ -150,6 +150,18 @@ AuditResult audit_pair(const OutputSampler& sample, const at::Tensor& x0, const 
   r.hits_x1 = std::count_if(m1.begin(), m1.end(), [&](double v) { return v > best_threshold; });
   r.eps_lower_bound = std::max(0.0, side_bound(best_side, r.hits_x0, r.hits_x1, n, options.confidence, options.delta));
   r.eps_estimate = std::max(0.0, side_estimate(best_side, r.hits_x0, r.hits_x1, n, options.delta));
+
+  // Every threshold of the chosen statistic (attacks/audit_tradeoff.h).
+  const std::vector<TradeoffPoint> measured = tradeoff_points(m0, m1, options.thresholds);
+  r.eps_lower_bound_all_thresholds =
+      eps_lower_bound_over_thresholds(measured, n, options.confidence, options.delta);
+  for (const TradeoffPoint& p : measured) {
+    r.tradeoff_alpha.push_back(static_cast<double>(p.above_x1) / static_cast<double>(n));
+    r.tradeoff_beta.push_back(1 - static_cast<double>(p.above_x0) / static_cast<double>(n));
+  }
+  const std::vector<TradeoffPoint> selected =
+      tradeoff_points(stats.of(best_statistic, select0), stats.of(best_statistic, select1), options.thresholds);
+  r.gdp = gdp_estimate(selected, m0, m1, n, options.confidence, options.delta);
   return r;
 }
 
