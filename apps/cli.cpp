@@ -7,6 +7,7 @@
 #include <iostream>
 #include <vector>
 
+#include "apps/accountant_command.h"
 #include "apps/bounds_config.h"
 #include "apps/keys_command.h"
 #include "apps/system_command.h"
@@ -157,6 +158,11 @@ Command system_command(CLI::App& app) {
   return {system->command(), [system] { return system->run(std::cout); }};
 }
 
+Command accountant_command(CLI::App& app) {
+  auto accountant = std::make_shared<AccountantCommand>(app);  // CLI11 holds the addresses of its members
+  return {accountant->command(), [accountant] { return accountant->run(std::cout); }};
+}
+
 Command tokenize_command(CLI::App& app) {
   auto tokenize = std::make_shared<TokenizeCommand>(app);  // CLI11 holds the addresses of its members
   return {tokenize->command(), [tokenize] { return tokenize->run(std::cin, std::cout); }};
@@ -196,7 +202,8 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
   const std::vector<Command> commands = {
       bounds_command(app, registry), run_command(app, registry),  merge_command(app, registry),
       plot_command(app, registry),   info_command(app),           mechanisms_command(app, registry),
-      keys_command(app),             system_command(app),         tokenize_command(app)};
+      keys_command(app),             system_command(app),         tokenize_command(app),
+      accountant_command(app)};
   std::string names;
   for (const Command& c : commands) {
     c.app->fallthrough();

@@ -79,9 +79,14 @@ double side_estimate(int side, std::int64_t a, std::int64_t b, std::int64_t n, d
 
 double audit_log_ratio_bound(std::int64_t hits_num, std::int64_t n_num, std::int64_t hits_den, std::int64_t n_den,
                              double confidence, double delta) {
-  const double each = 1 - (1 - confidence) / 2;  // both intervals hold together
-  const double numerator = clopper_pearson(hits_num, n_num, each).lo - delta;
-  const double denominator = clopper_pearson(hits_den, n_den, each).hi;
+  // One-sided Clopper-Pearson bounds, each failing with probability (1 - confidence) / 2, so
+  // both hold together with probability >= confidence (union bound). The lower bound of the
+  // numerator is the Beta(k, n - k + 1) quantile (1 - confidence) / 2 and the upper bound of the
+  // denominator the Beta(k + 1, n - k) quantile 1 - (1 - confidence) / 2 (Clopper & Pearson
+  // 1934): exactly the ends of the equal-tailed two-sided interval at `confidence` itself,
+  // whose tails are (1 - confidence) / 2 each.
+  const double numerator = clopper_pearson(hits_num, n_num, confidence).lo - delta;
+  const double denominator = clopper_pearson(hits_den, n_den, confidence).hi;
   if (numerator <= 0) return kMinusInfinity;
   return std::log(numerator / denominator);
 }
@@ -145,6 +150,18 @@ AuditResult audit_pair(const OutputSampler& sample, const at::Tensor& x0, const 
   r.hits_x1 = std::count_if(m1.begin(), m1.end(), [&](double v) { return v > best_threshold; });
   r.eps_lower_bound = std::max(0.0, side_bound(best_side, r.hits_x0, r.hits_x1, n, options.confidence, options.delta));
   r.eps_estimate = std::max(0.0, side_estimate(best_side, r.hits_x0, r.hits_x1, n, options.delta));
+
+  // Every threshold of the chosen statistic (attacks/audit_tradeoff.h).
+  const std::vector<TradeoffPoint> measured = tradeoff_points(m0, m1, options.thresholds);
+  r.eps_lower_bound_all_thresholds =
+      eps_lower_bound_over_thresholds(measured, n, options.confidence, options.delta);
+  for (const TradeoffPoint& p : measured) {
+    r.tradeoff_alpha.push_back(static_cast<double>(p.above_x1) / static_cast<double>(n));
+    r.tradeoff_beta.push_back(1 - static_cast<double>(p.above_x0) / static_cast<double>(n));
+  }
+  const std::vector<TradeoffPoint> selected =
+      tradeoff_points(stats.of(best_statistic, select0), stats.of(best_statistic, select1), options.thresholds);
+  r.gdp = gdp_estimate(selected, m0, m1, n, options.confidence, options.delta);
   return r;
 }
 

@@ -13,6 +13,9 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
+
+#include "attacks/audit_tradeoff.h"
 
 namespace embpriv {
 
@@ -27,11 +30,15 @@ struct AuditOptions {
 };
 
 struct AuditResult {
-  double eps_lower_bound = 0;    // >= 0; from the measurement half only
+  double eps_lower_bound = 0;    // >= 0; from the measurement half only, the selected test
   double eps_estimate = 0;       // the same ratio from the raw frequencies (may be +inf)
   std::string test;              // the chosen statistic, e.g. "projection"
   double threshold = 0;
   std::int64_t hits_x0 = 0, hits_x1 = 0, trials = 0;  // O = {statistic > threshold}, second half
+  // The chosen statistic's every threshold on the measurement half (attacks/audit_tradeoff.h):
+  double eps_lower_bound_all_thresholds = 0;  // Bonferroni over the thresholds and sides
+  GdpEstimate gdp;                            // mu-GDP at a threshold chosen on the selection half
+  std::vector<double> tradeoff_alpha, tradeoff_beta;  // P[O | x1], P[not O | x0] per threshold
 };
 
 // Statistics: the projection onto x0 - x1, the cosine to x0, cos(y, x0) - cos(y, x1), and the
@@ -40,8 +47,10 @@ struct AuditResult {
 AuditResult audit_pair(const OutputSampler& sample, const at::Tensor& x0, const at::Tensor& x1,
                        const AuditOptions& options, std::uint64_t seed);
 
-// ln((lower(hits_num / n_num) - delta) / upper(hits_den / n_den)), each interval two-sided
-// Clopper-Pearson at 1 - (1 - confidence) / 2; -inf when the numerator is <= 0.
+// ln((lower(hits_num / n_num) - delta) / upper(hits_den / n_den)), each bound one-sided
+// Clopper-Pearson at level 1 - (1 - confidence) / 2, so that both hold together with
+// probability >= confidence; -inf when the numerator is <= 0. A perfect test (n of n against
+// 0 of n) gives ln(n / -ln((1 - confidence) / 2)) to first order: ln(n / 3.69) at 0.95.
 double audit_log_ratio_bound(std::int64_t hits_num, std::int64_t n_num, std::int64_t hits_den, std::int64_t n_den,
                              double confidence, double delta);
 

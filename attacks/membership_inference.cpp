@@ -35,8 +35,34 @@ at::Tensor loss_attack_scores(const at::Tensor& target_phi) {
   return -at::log1p(at::exp(-phi));
 }
 
+at::Tensor masked_column_median(const at::Tensor& values, const at::Tensor& mask, double fallback) {
+  EMBPRIV_CHECK(values.dim() == 2 && mask.sizes() == values.sizes(), "mia: values and mask must be [S, N] alike");
+  const at::Tensor v = values.to(at::kDouble).t().contiguous();  // [N, S]: one example's shadows in a row
+  const at::Tensor m = mask.to(at::kBool).t().contiguous();
+  const std::int64_t N = v.size(0), S = v.size(1);
+  at::Tensor out = at::empty({N}, at::kDouble);
+  const double* vp = v.data_ptr<double>();
+  const bool* mp = m.data_ptr<bool>();
+  double* op = out.data_ptr<double>();
+  std::vector<double> column;
+  for (std::int64_t i = 0; i < N; ++i) {
+    column.clear();
+    for (std::int64_t k = 0; k < S; ++k) {
+      if (mp[i * S + k]) column.push_back(vp[i * S + k]);
+    }
+    if (column.empty()) {
+      op[i] = fallback;
+      continue;
+    }
+    std::sort(column.begin(), column.end());
+    const std::size_t h = column.size() / 2;
+    op[i] = column.size() % 2 == 1 ? column[h] : 0.5 * (column[h - 1] + column[h]);
+  }
+  return out;
+}
+
 MembershipAttackScores membership_scores(const at::Tensor& target_phi, const at::Tensor& shadow_phi,
-                                         const at::Tensor& shadow_in) {
+                                         const at::Tensor& shadow_in, LiraCenter center) {
   const std::int64_t N = target_phi.numel();
   EMBPRIV_CHECK(shadow_phi.dim() == 2 && shadow_phi.size(1) == N && shadow_in.sizes() == shadow_phi.sizes(),
                 "mia: shadow confidences and memberships must be [S, " << N << "]");
@@ -45,27 +71,29 @@ MembershipAttackScores membership_scores(const at::Tensor& target_phi, const at:
   const at::Tensor s = shadow_phi.to(at::kDouble);
   const at::Tensor in = shadow_in.to(at::kDouble), out = 1 - in;
   const at::Tensor n_in = in.sum(0), n_out = out.sum(0);
-  // Per-example means and variances of the in and out shadows (0 counts: the global values).
+  // Per-example means (or medians) and variances of the in and out shadows (0 counts: the
+  // global values); the variance is about the mean whatever the centre.
   const auto fit = [&](const at::Tensor& mask, const at::Tensor& n) {
     const double global_mean = ((s * mask).sum() / mask.sum().clamp_min(1)).item<double>();
     const at::Tensor mean = at::where(n > 0, (s * mask).sum(0) / n.clamp_min(1), at::full_like(n, global_mean));
     const at::Tensor squares = ((s - mean).pow(2) * mask).sum(0);
     const double global_var = (squares.sum() / (n - 1).clamp_min(0).sum().clamp_min(1)).item<double>();
     const at::Tensor var = at::where(n > 1, squares / (n - 1).clamp_min(1), at::full_like(n, global_var));
-    return std::make_tuple(mean, var.clamp_min(1e-12), std::max(global_var, 1e-12));
+    const at::Tensor centre = center == LiraCenter::mean ? mean : masked_column_median(s, mask > 0, global_mean);
+    return std::make_tuple(centre, var.clamp_min(1e-12), std::max(global_var, 1e-12));
   };
-  const auto [mean_in, var_in, global_in] = fit(in, n_in);
-  const auto [mean_out, var_out, global_out] = fit(out, n_out);
+  const auto [center_in, var_in, global_in] = fit(in, n_in);
+  const auto [center_out, var_out, global_out] = fit(out, n_out);
   const auto log_normal = [](const at::Tensor& x, const at::Tensor& mean, const at::Tensor& var) {
     return -0.5 * at::log(2 * M_PI * var) - (x - mean).pow(2) / (2 * var);
   };
   const at::Tensor fixed_in = at::full_like(var_in, global_in), fixed_out = at::full_like(var_out, global_out);
   MembershipAttackScores r;
   r.scores.emplace_back("loss", loss_attack_scores(phi));
-  r.scores.emplace_back("lira_online", log_normal(phi, mean_in, var_in) - log_normal(phi, mean_out, var_out));
-  r.scores.emplace_back("lira_offline", (phi - mean_out) / var_out.sqrt());
-  r.scores.emplace_back("lira_online_fixed", log_normal(phi, mean_in, fixed_in) - log_normal(phi, mean_out, fixed_out));
-  r.scores.emplace_back("lira_offline_fixed", (phi - mean_out) / std::sqrt(global_out));
+  r.scores.emplace_back("lira_online", log_normal(phi, center_in, var_in) - log_normal(phi, center_out, var_out));
+  r.scores.emplace_back("lira_offline", (phi - center_out) / var_out.sqrt());
+  r.scores.emplace_back("lira_online_fixed", log_normal(phi, center_in, fixed_in) - log_normal(phi, center_out, fixed_out));
+  r.scores.emplace_back("lira_offline_fixed", (phi - center_out) / std::sqrt(global_out));
   return r;
 }
 

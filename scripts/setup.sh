@@ -12,6 +12,8 @@ packages=(
   gnuplot-nox
   # notebooks/ (executed by the tests): Debian's Python, Jupyter's nbconvert and kernel
   jupyter-nbconvert python3-ipykernel python3-pandas python3-matplotlib python3-h5py python3-numpy
+  # tests/accounting/rdp_reference.py (the accountant's independent reference values)
+  python3-scipy python3-mpmath
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3-torch python3-faiss)

@@ -71,6 +71,20 @@ TEST_CASE("audit of a fixed-angle mechanism: the bound grows with the trials", "
   CHECK(many.hits_x1 < 0.01 * static_cast<double>(many.hits_x0));  // the test nearly never fires under x1
 }
 
+TEST_CASE("audit bound: one-sided Clopper-Pearson bounds, each failing with (1 - confidence) / 2", "[attacks][audit]") {
+  // References from scipy.stats.beta (not from this code): with a = (1 - 0.95) / 2,
+  // ln(beta.ppf(a, k1, n - k1 + 1) / beta.ppf(1 - a, k2 + 1, n - k2)).
+  // 500 of 1000 against 100 of 1000:
+  CHECK(embpriv::audit_log_ratio_bound(500, 1000, 100, 1000, 0.95, 0) == Approx(1.3597527).margin(1e-6));
+  // ... with delta = 0.1 subtracted from the lower bound:
+  CHECK(embpriv::audit_log_ratio_bound(500, 1000, 100, 1000, 0.95, 0.1) == Approx(1.1196858).margin(1e-6));
+  // A perfect test at 300,000 trials: ln(0.025^(1/n) / (1 - 0.025^(1/n))) = 11.3062 ~ ln(n / 3.689)
+  // (tails of (1 - c) / 4 would give 11.134).
+  CHECK(embpriv::audit_log_ratio_bound(300000, 300000, 0, 300000, 0.95, 0) == Approx(11.3062089).margin(1e-5));
+  CHECK(embpriv::audit_log_ratio_bound(300000, 300000, 0, 300000, 0.95, 0) ==
+        Approx(std::log(300000 / -std::log(0.025))).margin(1e-4));
+}
+
 TEST_CASE("audit bound and bad input", "[attacks][audit]") {
   // 0.5 of 1000 against 0.1 of 1000: ln(5) = 1.61 at most; the intervals take some of it.
   const double bound = embpriv::audit_log_ratio_bound(500, 1000, 100, 1000, 0.95, 0);

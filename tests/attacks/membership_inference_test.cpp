@@ -47,3 +47,30 @@ TEST_CASE("LiRA on Gaussian confidences: the optimal test, better than a global 
   const embpriv::MembershipAttackScores swapped = embpriv::membership_scores(target_phi, shadow_phi, ~shadow_in);
   CHECK(embpriv::roc_summary(swapped.scores[1].second, members).auc < 0.1);
 }
+
+TEST_CASE("LiRA centred on the shadows' median (as Carlini et al.'s released code) or mean", "[attacks][mia]") {
+  // 5 shadows, 2 examples. Example 0: in = shadows 0, 1 (phi 1, 3), out = 2, 3, 4 (phi 0, 1, 20:
+  // one shadow at the clamp's scale). Example 1: in = shadows 0, 1, 2, 3 (phi 2, 4, 6, 100),
+  // out = shadow 4 only (phi -1).
+  const at::Tensor shadow_phi = at::tensor({1.0, 2.0, 3.0, 4.0, 0.0, 6.0, 1.0, 100.0, 20.0, -1.0}, at::kDouble).reshape({5, 2});
+  const at::Tensor shadow_in = at::tensor({1, 1, 1, 1, 0, 1, 0, 1, 0, 0}).to(at::kBool).reshape({5, 2});
+  const at::Tensor median = embpriv::masked_column_median(shadow_phi, shadow_in, -7);
+  CHECK(median[0].item<double>() == 2.0);  // (1 + 3) / 2: even count, numpy's convention
+  CHECK(median[1].item<double>() == 5.0);  // (4 + 6) / 2
+  const at::Tensor out_median = embpriv::masked_column_median(shadow_phi, ~shadow_in, -7);
+  CHECK(out_median[0].item<double>() == 1.0);   // median of {0, 1, 20}
+  CHECK(out_median[1].item<double>() == -1.0);  // one value
+  CHECK(embpriv::masked_column_median(shadow_phi, at::zeros({5, 2}, at::kBool), -7)[0].item<double>() == -7.0);
+
+  // The offline score (phi - centre_out) / s_out; s_out^2 about the mean: {0, 1, 20} has mean 7,
+  // variance ((49 + 36 + 169) / 2) = 127.
+  const at::Tensor target_phi = at::tensor({5.0, 0.0}, at::kDouble);
+  const auto offline = [&](embpriv::LiraCenter c) {
+    for (const auto& [name, scores] : embpriv::membership_scores(target_phi, shadow_phi, shadow_in, c).scores) {
+      if (name == "lira_offline") return scores[0].item<double>();
+    }
+    return std::nan("");
+  };
+  CHECK(offline(embpriv::LiraCenter::mean) == Approx((5.0 - 7.0) / std::sqrt(127.0)));
+  CHECK(offline(embpriv::LiraCenter::median) == Approx((5.0 - 1.0) / std::sqrt(127.0)));
+}

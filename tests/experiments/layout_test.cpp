@@ -54,10 +54,23 @@ TEST_CASE("arrows point down: the engine includes no type, lower layers no exper
   CHECK(including("experiments/results", "experiments/engine/") == none);
   CHECK(including("experiments/results", "experiments/types/") == none);
   CHECK(including("experiments/plots", "experiments/types/") == none);
-  for (const char* layer : {"core", "data", "mechanisms", "metrics", "models", "attacks", "federated"}) {
+  for (const char* layer : {"core", "data", "mechanisms", "metrics", "accounting", "models", "attacks", "federated"}) {
     INFO(layer);
     CHECK(including(layer, "experiments/") == none);
   }
+  // accounting/ sits beside metrics/: it includes core/ only (and no torch).
+  for (const char* other : {"data/", "mechanisms/", "metrics/", "models/", "attacks/", "federated/", "apps/"}) {
+    INFO(other);
+    CHECK(including("accounting", other) == none);
+  }
+  std::vector<std::string> torch_users;
+  for (const fs::path& file : sources_under("accounting")) {
+    const std::string text = text_of(file);
+    if (text.find("#include <torch/") != std::string::npos || text.find("#include <ATen/") != std::string::npos) {
+      torch_users.push_back(fs::relative(file, kRoot).string());
+    }
+  }
+  CHECK(torch_users == none);
 }
 
 TEST_CASE("no experiment type names a mechanism", "[engine]") {

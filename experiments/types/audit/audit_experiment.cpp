@@ -54,7 +54,8 @@ class AuditExperiment final : public ExperimentType {
 
   std::vector<std::string> number_columns() const override {
     return {"epsilon", "claimed_epsilon", "claimed_delta", "eps_lower_bound", "eps_estimate", "above_claim",
-            "hits_x0", "hits_x1", "trials", "threshold"};
+            "hits_x0", "hits_x1", "trials", "threshold", "eps_lower_bound_all_thresholds", "gdp_mu",
+            "gdp_mu_low", "gdp_mu_high", "gdp_eps", "gdp_eps_low"};
   }
   std::vector<std::string> string_columns() const override {
     return {"mechanism_name", "claim_kind", "test", "broken"};
@@ -136,6 +137,14 @@ class AuditExperiment final : public ExperimentType {
     result.set("hits_x1", static_cast<double>(r.hits_x1));
     result.set("trials", static_cast<double>(r.trials));
     result.set("threshold", r.threshold);
+    result.set("eps_lower_bound_all_thresholds", r.eps_lower_bound_all_thresholds);
+    result.set("gdp_mu", r.gdp.mu);
+    result.set("gdp_mu_low", r.gdp.mu_low);
+    result.set("gdp_mu_high", r.gdp.mu_high);
+    result.set("gdp_eps", r.gdp.eps);
+    result.set("gdp_eps_low", r.gdp.eps_low);
+    result.curves.push_back({"tradeoff_alpha", r.tradeoff_alpha});
+    result.curves.push_back({"tradeoff_beta", r.tradeoff_beta});
     result.set("mechanism_name", name);
     result.set("claim_kind", claim.kind);
     result.set("test", r.test);

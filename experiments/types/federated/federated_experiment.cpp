@@ -9,6 +9,7 @@
 #include "attacks/membership_inference.h"
 #include "core/log.h"
 #include "data/private_units.h"
+#include "experiments/types/federated/composed_privacy.h"
 #include "experiments/types/federated/federated_settings.h"
 #include "experiments/types/shared/membership_columns.h"
 #include "federated/privateai_teachers.h"
@@ -102,7 +103,9 @@ class FederatedExperiment final : public ExperimentType {
   }
 
   std::vector<std::string> number_columns() const override {
-    std::vector<std::string> columns = {"epsilon", "delta", "sigma", "noise_norm_over_theta", "parameters", "members",
+    std::vector<std::string> columns = {"epsilon", "delta", "sigma", "noise_norm_over_theta",
+                                        "client_rounds_max", "client_rounds_mean", "epsilon_composed_rdp",
+                                        "epsilon_composed_exact", "parameters", "members",
                                         "psr", "recall", "false_flag_rate", "best_round_psr", "final_local_loss",
                                         "mean_distilled_units", "member_accuracy", "teachers_proxy_accuracy"};
     for (const std::string& t : standin_teacher_names()) columns.push_back("teacher_" + t + "_test_psr");
@@ -217,6 +220,12 @@ class FederatedExperiment final : public ExperimentType {
     result.set("sigma", target.sigma);
     result.set("noise_norm_over_theta",
                target.sigma * std::sqrt(static_cast<double>(target.parameters)) / s.training.dp.clip_norm);
+    const ComposedClientPrivacy composed =
+        composed_client_privacy(target.sigma, s.training.dp.clip_norm, target.delta, s.clients, target.rounds);
+    result.set("client_rounds_max", composed.client_rounds_max);
+    result.set("client_rounds_mean", composed.client_rounds_mean);
+    result.set("epsilon_composed_rdp", composed.epsilon_rdp);
+    result.set("epsilon_composed_exact", composed.epsilon_exact);
     result.set("parameters", static_cast<double>(target.parameters));
     result.set("members", static_cast<double>(target.members));
     result.set("psr", psr);

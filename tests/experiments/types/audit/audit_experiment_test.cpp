@@ -4,6 +4,7 @@
 // Fixed seeds; the bounds hold with confidence 0.95 each.
 #include "tests/catch.h"
 
+#include "mechanisms/gaussian_calibration.h"
 #include "tests/test_run.h"
 
 using namespace embpriv;
@@ -34,10 +35,22 @@ TEST_CASE("audit separates correct mechanisms from broken ones", "[engine][audit
     if (broken == "none") {
       CHECK(bound <= claimed);
       CHECK(bound > 0.3 * claimed);  // the audit is not vacuous
+      CHECK(number_at_row(t, "eps_lower_bound_all_thresholds", row) <= claimed);
     } else if (name != "vmf") {
       CHECK(bound > claimed);  // half the noise, same claim
     }
+    if (name == "gaussian") {
+      // The projection of y on x0 - x1 is exactly mu-GDP with mu = Delta2 / sigma = 2 / sigma
+      // (C = 1), twice that with half the noise; mu's interval holds at confidence 0.95.
+      const double mu = 2 / analytic_gaussian_sigma(2, 1e-5, 2) * (broken == "none" ? 1 : 2);
+      INFO("gdp mu " << number_at_row(t, "gdp_mu", row) << " in [" << number_at_row(t, "gdp_mu_low", row) << ", "
+                     << number_at_row(t, "gdp_mu_high", row) << "], true " << mu);
+      CHECK(number_at_row(t, "gdp_mu_low", row) <= mu);
+      CHECK(number_at_row(t, "gdp_mu_high", row) >= mu);
+      CHECK((number_at_row(t, "gdp_eps_low", row) > claimed) == (broken != "none"));
+    }
   }
+  REQUIRE(t.curves.size() == 6);  // the trade-off curve of every row
 }
 
 TEST_CASE("audit: Algorithm 1 is not metric-DP at any eps; its bound grows with the trials", "[engine][audit]") {

@@ -37,6 +37,13 @@ TEST_CASE("federated: learns without DP; at eps = 0.01 PSR and membership infere
   CHECK(text_at_row(t, "aggregator", 1) == "fedavg");
   CHECK(number_at_row(t, "delta", 1) == Approx(1.0 / 120));  // 1/|S|: half of the 240 candidates
   CHECK(number_at_row(t, "sigma", 1) == Approx(std::sqrt(8 * std::log(1.25 * 120)) / 0.01));
+  // 5 rounds of 3 of the 4 clients: a client takes part in at most 5, 3.75 on average; at
+  // delta = 1/120 the noise of eps = 0.01 per round composes to almost nothing.
+  CHECK(number_at_row(t, "client_rounds_max", 1) == 5);
+  CHECK(number_at_row(t, "client_rounds_mean", 1) == Approx(3.75));
+  CHECK(number_at_row(t, "epsilon_composed_exact", 1) <= number_at_row(t, "epsilon_composed_rdp", 1) + 1e-12);
+  CHECK(number_at_row(t, "epsilon_composed_rdp", 1) < 5 * 0.01);
+  CHECK(std::isinf(number_at_row(t, "epsilon_composed_exact", 0)));  // no DP
   CHECK(std::abs(number_at_row(t, "auc_loss", 1) - 0.5) < 0.12);
   CHECK(std::abs(number_at_row(t, "auc_lira_online", 1) - 0.5) < 0.12);
   REQUIRE(t.curves.size() == 2);

@@ -38,3 +38,19 @@ mechanism: {name: gaussian, epsilon: 10, delta: 1.0e-5, clip_norm: 8}
   REQUIRE(t.curves.size() == 1);  // the ROC curves of every attack
   CHECK(t.curves[0].arrays.size() == 10);
 }
+
+TEST_CASE("mia: attack.center median centres LiRA on the shadows' medians", "[engine][mia]") {
+  ExperimentRun run("embpriv_mia_median_test");
+  const std::string config = "type: mia\ndata: {perturb: false}\nattack: {shadows: 8, center: CENTER}\n";
+  const auto with = [&](const std::string& center) {
+    std::string c = config;
+    c.replace(c.find("CENTER"), 6, center);
+    return run(c);
+  };
+  const ResultsTable mean = with("mean"), median = with("median");
+  // The same target and shadows: the loss attack is unchanged, LiRA's scores move.
+  CHECK(number_at_row(median, "auc_loss", 0) == number_at_row(mean, "auc_loss", 0));
+  CHECK(number_at_row(median, "auc_lira_online", 0) != number_at_row(mean, "auc_lira_online", 0));
+  CHECK(number_at_row(median, "auc_lira_online", 0) > number_at_row(median, "auc_loss", 0));
+  CHECK_THROWS_WITH(run.dry_run("type: mia\nattack: {center: mode}\n"), Catch::Contains("attack.center must be mean or median, got 'mode'"));
+}
