@@ -22,7 +22,8 @@ case $SIZE in
   *) echo "BENCH_SIZE must be quick or full, got '$SIZE'" >&2; exit 2 ;;
 esac
 mkdir -p "$OUTDIR"
-cmake --build "$BUILD_DIR" -j2 --target embpriv knn_bench embed_cluster_bench mechanisms_bench lm_forward_bench >/dev/null
+cmake --build "$BUILD_DIR" -j2 --target embpriv knn_bench embed_cluster_bench mechanisms_bench lm_forward_bench \
+  shadow_training_bench >/dev/null
 
 # --- The machine, the kernel, the SGEMM yardstick --------------------------------------------
 unset OPENBLAS_CORETYPE EMBPRIV_BLAS_KERNEL
@@ -42,11 +43,13 @@ if [[ $SIZE == quick ]]; then
   cluster=(CASES="glove5k random30k_d768" REPEATS=1 THREADS=2)
   mechanisms=(N=8192 D=4096 REPEATS=2 THREADS="1 2" IDLE_WAIT=0)
   lm=(--tokens 2048 --repeats 2)
+  shadows=(--n 2000 --d 100 --models 8)
 else
   knn=()
   cluster=()
   mechanisms=()
   lm=(--tokens 16384 --repeats 3)
+  shadows=(--n 4000 --d 768 --models 16)
 fi
 dumps=$(mktemp -d)
 trap 'rm -rf "$dumps"' EXIT
@@ -55,6 +58,7 @@ env "${cluster[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/embed_cluster.json" DUMP
   bash "$ROOT/bench/run_embed_cluster.sh"
 env "${mechanisms[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/mechanisms.json" bash "$ROOT/bench/run_mechanisms.sh"
 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/lm_forward.json" bash "$ROOT/bench/run_lm_forward.sh" "${lm[@]}"
+BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/shadow_training.json" bash "$ROOT/bench/run_shadow_training.sh" "${shadows[@]}"
 
 # --- The GEMM-bound peers as installed, when that is another kernel ---------------------------
 rm -f "$OUTDIR/knn_installed.json.lines" "$OUTDIR/embed_cluster_installed.json.lines"

@@ -79,6 +79,15 @@ for e in (r for r in lm if r["impl"] == "embpriv"):
         f"{e['tokens_per_s']:,.0f} tok/s", f"{p['tokens_per_s']:,.0f} tok/s", ratio, "same kernel", None,
         f">= 1.0x (|logits diff| {p['max_abs_logit_difference']:.1e})", ratio >= 1.0)
 
+# Shadow-model training (membership inference): fitted models/s against PyTorch eager.
+shadows = lines("shadow_training.json.lines")
+for e in (r for r in shadows if r["impl"] == "embpriv"):
+    p = next(r for r in shadows if r["impl"] == "pytorch" and r["threads"] == e["threads"])
+    ratio = e["models_per_s"] / p["models_per_s"]
+    add("LiRA shadow training vs PyTorch", f"{e['name']} x{e['models']}", e["threads"],
+        f"{e['models_per_s']:,.1f} models/s", f"{p['models_per_s']:,.1f} models/s", ratio, "same kernel", None,
+        f">= 1.0x (|p diff| {p['max_abs_probability_difference']:.1e})", ratio >= 1.0)
+
 header = ("hot path", "case", "thr", "embpriv", "peer", "ratio", "peer as installed", "of SGEMM", "goal", "")
 widths = [max(len(str(r[c])) for r in rows + [header]) for c in range(len(header))]
 print(f"\nSGEMM 2048^3 (this run): {sgemm:.0f} GFLOP/s; {kernels}")

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""PyTorch eager (python3-torch from Debian), the peer of bench/shadow_training_bench.cpp: the
+same L2-penalised logistic regressions fitted by Newton's method (standardised features, a bias
+column without penalty, float64, stop when a step moves no weight by 1e-10), on the features,
+labels and random halves embpriv used, timed the same way. Prints one JSON line with the largest
+difference from embpriv's probabilities of the first model.
+"""
+import argparse
+import json
+import time
+
+import numpy as np
+import torch
+
+
+def fit(x, y, l2=1e-2, max_iterations=50):
+    mean, scale = x.mean(0), x.std(0).clamp_min(1e-12)
+    design = torch.cat([(x - mean) / scale, torch.ones(x.shape[0], 1, dtype=x.dtype)], 1)
+    p = design.shape[1]
+    penalty = torch.eye(p, dtype=x.dtype) * l2 * x.shape[0]
+    penalty[p - 1, p - 1] = 0
+    w = torch.zeros(p, dtype=x.dtype)
+    for _ in range(max_iterations):
+        mu = torch.sigmoid(design @ w)
+        s = (mu * (1 - mu)).clamp_min(1e-12)
+        step = torch.linalg.solve((design.T * s) @ design + penalty, design.T @ (y - mu) - penalty @ w)
+        w = w + step
+        if step.abs().max().item() < 1e-10:
+            break
+    return mean, scale, w
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dump", required=True)
+    parser.add_argument("--n", type=int, required=True)
+    parser.add_argument("--d", type=int, required=True)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    features = torch.from_numpy(np.fromfile(f"{args.dump}/shadow_features.f32", dtype="<f4").reshape(args.n, args.d))
+    labels = torch.from_numpy(np.fromfile(f"{args.dump}/shadow_labels.i64", dtype="<i8"))
+    halves = torch.from_numpy(np.fromfile(f"{args.dump}/shadow_rows.i64", dtype="<i8")).reshape(-1, args.n // 2)
+    theirs = torch.from_numpy(np.fromfile(f"{args.dump}/shadow_first_probabilities.f64", dtype="<f8"))
+    x_all, y_all = features.double(), labels.double()
+    result = {}
+
+    def fit_all():
+        for m, rows in enumerate(halves):
+            mean, scale, w = fit(x_all[rows], y_all[rows])
+            if m == 0:
+                design = torch.cat([(x_all - mean) / scale, torch.ones(args.n, 1, dtype=torch.float64)], 1)
+                result["first"] = torch.sigmoid(design @ w)
+
+    fit_all()
+    times = []
+    for _ in range(args.repeats):
+        start = time.perf_counter()
+        fit_all()
+        times.append(time.perf_counter() - start)
+    print(json.dumps({"name": f"logistic_{args.n}x{args.d}", "impl": "pytorch", "n": args.n, "d": args.d,
+                      "models": len(halves), "threads": args.threads, "seconds": min(times),
+                      "models_per_s": len(halves) / min(times),
+                      "max_abs_probability_difference": float((result["first"] - theirs).abs().max())}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
