@@ -10,6 +10,7 @@
 #include "apps/bounds_config.h"
 #include "apps/keys_command.h"
 #include "core/error.h"
+#include "core/error_message.h"
 #include "core/log.h"
 #include "experiments/engine/runner.h"
 #include "experiments/results/results_info.h"
@@ -158,7 +159,7 @@ int act(const Command& command) {
     std::cerr << "embpriv: error: " << e.what() << "\n";
     return e.exit_code();
   } catch (const std::exception& e) {
-    std::cerr << "embpriv: internal error: " << e.what() << "\n";
+    std::cerr << "embpriv: internal error: " << one_line_message(e) << "\n";
     return 1;
   }
 }

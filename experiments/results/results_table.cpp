@@ -1,6 +1,7 @@
 #include "experiments/results/results_table.h"
 
 #include <filesystem>
+#include <type_traits>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -58,6 +59,26 @@ const Column& ResultsTable::column(const std::string& name) const {
   EMBPRIV_CHECK(false, "results table has no column '" << name << "'");
   return columns.front();
 }
+
+namespace {
+template <class T>
+const char* kind_name() {
+  if constexpr (std::is_same_v<T, double>) return "floating-point numbers";
+  if constexpr (std::is_same_v<T, std::int64_t>) return "integers";
+  return "text";
+}
+}  // namespace
+
+template <class T>
+const std::vector<T>& ResultsTable::values(const std::string& name) const {
+  const auto* typed = std::get_if<std::vector<T>>(&column(name).values);
+  EMBPRIV_CHECK(typed, "results column '" << name << "' must hold " << kind_name<T>()
+                                          << " (the file was not written by this embpriv, or was edited)");
+  return *typed;
+}
+template const std::vector<double>& ResultsTable::values<double>(const std::string&) const;
+template const std::vector<std::int64_t>& ResultsTable::values<std::int64_t>(const std::string&) const;
+template const std::vector<std::string>& ResultsTable::values<std::string>(const std::string&) const;
 
 bool ResultsTable::has_column(const std::string& name) const {
   for (const auto& c : columns) {
