@@ -175,6 +175,8 @@ void apply_overrides(ConfigDocument& document, const std::vector<std::string>& o
         inside_swept_map |= key.rfind(swept + ".", 0) == 0;
       }
     }
+    EMBPRIV_CHECK(sweep.IsMap() || !(inside_swept_map || becomes_sweep),
+                  where << ": the config's sweep block is not a map");
     if (inside_swept_map && !becomes_sweep) {
       YAML::Node one(YAML::NodeType::Sequence);
       one.push_back(value);
