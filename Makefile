@@ -46,13 +46,16 @@ fuzz:
 	@bash scripts/setup.sh --fuzz
 	@cmake -S . -B $(BUILD)-fuzz -DCMAKE_BUILD_TYPE=Release -DEMBPRIV_FUZZ=ON -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 > $(BUILD)-fuzz.configure.log 2>&1 || (cat $(BUILD)-fuzz.configure.log; exit 1)
 	@cmake --build $(BUILD)-fuzz -j$(JOBS) --target fuzz_all
-	$(SANITIZER_OPTIONS) $(BUILD)-fuzz/fuzz/make_seeds . $$(sed -n 's/^EMBPRIV_DATA_DIR:PATH=//p' $(BUILD)-fuzz/CMakeCache.txt) $(BUILD)-fuzz/fuzz_seeds
-	@for target in $(BUILD)-fuzz/fuzz/*_fuzz; do \
+	$(SANITIZER_OPTIONS) $(BUILD)-fuzz/fuzz/make_seeds $(BUILD)-fuzz/fuzz_seeds
+	@failed=""; for target in $(BUILD)-fuzz/fuzz/*_fuzz; do \
 	  name=$$(basename $$target _fuzz); echo "fuzz: $$name for $(FUZZ_SECONDS) s"; \
 	  mkdir -p $(BUILD)-fuzz/crashes/$$name; \
 	  $(SANITIZER_OPTIONS) $$target -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 -timeout=30 -print_final_stats=1 \
-	    -artifact_prefix=$(BUILD)-fuzz/crashes/$$name/ $(BUILD)-fuzz/fuzz_seeds/$$name 2>&1 | tail -n 12 || exit 1; \
-	done
+	    -artifact_prefix=$(BUILD)-fuzz/crashes/$$name/ $(BUILD)-fuzz/fuzz_seeds/$$name > $(BUILD)-fuzz/$$name.log 2>&1 \
+	    || failed="$$failed $$name"; \
+	  tail -n 7 $(BUILD)-fuzz/$$name.log; \
+	 done; \
+	 if [ -n "$$failed" ]; then echo "fuzz: crashes in$$failed (inputs in $(BUILD)-fuzz/crashes/)"; exit 1; fi
 
 clean:
 	rm -rf $(BUILD) $(BUILD).configure.log $(BUILD)-sanitize $(BUILD)-sanitize.configure.log $(BUILD)-fuzz $(BUILD)-fuzz.configure.log

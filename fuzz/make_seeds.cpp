@@ -1,7 +1,8 @@
 // Writes the seed corpus of every fuzz target into FOLDER/<target>/: the real files where they
 // are small (the stories260K tokenizer and model, the shipped configs, real sentences), and files
 // written by embpriv's own writers (a table cache, teachers' answers, a results file, .npy and
-// safetensors matrices). Usage: make_seeds SOURCE_DIR DATA_DIR FOLDER
+// safetensors matrices). Usage: make_seeds FOLDER (the checkout and the shared data folder are
+// those the build was configured with).
 #include <ATen/ATen.h>
 
 #include <cstdint>
@@ -62,11 +63,11 @@ std::string safetensors_matrix() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::cerr << "usage: make_seeds SOURCE_DIR DATA_DIR FOLDER\n";
+  if (argc != 2) {
+    std::cerr << "usage: make_seeds FOLDER\n";
     return 2;
   }
-  const fs::path source(argv[1]), data(argv[2]), out(argv[3]);
+  const fs::path source(EMBPRIV_SOURCE_DIR), data(EMBPRIV_DATA_DIR), out(argv[1]);
   int n = 0;
   for (const auto& entry : fs::recursive_directory_iterator(source / "configs")) {
     if (entry.path().extension() != ".yaml") continue;
