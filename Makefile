@@ -3,10 +3,17 @@
 #               sweep, KNN inversion of GloVe word embeddings of real sentences, ObfusLM
 #               on the stories260K language model, and PrivateAI on real e-mails
 #   make test   installs what is missing, builds, runs every test (ctest)
+#   make sanitize   the tests of core, mechanisms, data and metrics under ASan + UBSan (g++)
+#   make fuzz       every libFuzzer target of fuzz/ for FUZZ_SECONDS each (clang; --fuzz set-up)
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: setup build demo test bench clean
+FUZZ_SECONDS ?= 60
+# LibTorch's and OpenBLAS's allocations live until exit (caches, thread pools): LeakSanitizer
+# would report them, and they are not embpriv's; every other ASan check stays on.
+SANITIZER_OPTIONS = ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+.PHONY: setup build demo test bench sanitize fuzz clean
 
 setup:
 	@bash scripts/setup.sh
@@ -31,5 +38,25 @@ bench: build
 	@bash scripts/setup.sh --bench
 	BUILD_DIR=$(BUILD) bash bench/run_all.sh
 
+sanitize: setup
+	@cmake -S . -B $(BUILD)-sanitize -DCMAKE_BUILD_TYPE=Release -DEMBPRIV_SANITIZE=ON > $(BUILD)-sanitize.configure.log 2>&1 || (cat $(BUILD)-sanitize.configure.log; exit 1)
+	@cmake --build $(BUILD)-sanitize -j$(JOBS) --target embpriv_sanitize_tests
+	$(SANITIZER_OPTIONS) $(BUILD)-sanitize/embpriv_sanitize_tests
+
+fuzz:
+	@bash scripts/setup.sh --fuzz
+	@cmake -S . -B $(BUILD)-fuzz -DCMAKE_BUILD_TYPE=Release -DEMBPRIV_FUZZ=ON -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 > $(BUILD)-fuzz.configure.log 2>&1 || (cat $(BUILD)-fuzz.configure.log; exit 1)
+	@cmake --build $(BUILD)-fuzz -j$(JOBS) --target fuzz_all
+	$(SANITIZER_OPTIONS) $(BUILD)-fuzz/fuzz/make_seeds $(BUILD)-fuzz/fuzz_seeds
+	@failed=""; for target in $(BUILD)-fuzz/fuzz/*_fuzz; do \
+	  name=$$(basename $$target _fuzz); echo "fuzz: $$name for $(FUZZ_SECONDS) s"; \
+	  mkdir -p $(BUILD)-fuzz/crashes/$$name; \
+	  $(SANITIZER_OPTIONS) $$target -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 -timeout=30 -print_final_stats=1 \
+	    -artifact_prefix=$(BUILD)-fuzz/crashes/$$name/ $(BUILD)-fuzz/fuzz_seeds/$$name > $(BUILD)-fuzz/$$name.log 2>&1 \
+	    || failed="$$failed $$name"; \
+	  tail -n 7 $(BUILD)-fuzz/$$name.log; \
+	 done; \
+	 if [ -n "$$failed" ]; then echo "fuzz: crashes in$$failed (inputs in $(BUILD)-fuzz/crashes/)"; exit 1; fi
+
 clean:
-	rm -rf $(BUILD) $(BUILD).configure.log
+	rm -rf $(BUILD) $(BUILD).configure.log $(BUILD)-sanitize $(BUILD)-sanitize.configure.log $(BUILD)-fuzz $(BUILD)-fuzz.configure.log

@@ -13,6 +13,7 @@
 #include "apps/system_command.h"
 #include "apps/tokenize_command.h"
 #include "core/error.h"
+#include "core/error_message.h"
 #include "core/log.h"
 #include "experiments/engine/runner.h"
 #include "experiments/results/results_info.h"
@@ -176,7 +177,7 @@ int act(const Command& command) {
     std::cerr << "embpriv: error: " << e.what() << "\n";
     return e.exit_code();
   } catch (const std::exception& e) {
-    std::cerr << "embpriv: internal error: " << e.what() << "\n";
+    std::cerr << "embpriv: internal error: " << one_line_message(e) << "\n";
     return 1;
   }
 }

@@ -120,6 +120,13 @@ EmbeddingTable read_table_cache(const std::string& path) {
                 path << " is not an embpriv embedding cache (version " << kVersion << ")");
   EMBPRIV_CHECK(V >= 1 && d >= 1 && V < (std::int64_t{1} << 32) && d < (1 << 20),
                 path << ": implausible shape [" << V << ", " << d << "]");
+  // The vectors (V x d float32) and a length per word must fit in the file: a header claiming
+  // more is refused before V x d values are allocated.
+  std::error_code error;
+  const auto file_bytes = static_cast<double>(std::filesystem::file_size(path, error));
+  EMBPRIV_CHECK(!error && static_cast<double>(V) * static_cast<double>(d) * 4 + static_cast<double>(V) * 4 <= file_bytes,
+                path << " is truncated: its header claims " << V << " x " << d << " vectors, more than its "
+                     << file_bytes << " bytes hold");
   at::Tensor vectors = at::empty({V, d}, at::kFloat);
   in.read(reinterpret_cast<char*>(vectors.data_ptr<float>()), static_cast<std::streamsize>(V * d * 4));
   EMBPRIV_CHECK(in, path << " is truncated: it ends inside the vectors");

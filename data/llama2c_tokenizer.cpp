@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <queue>
 
 #include "core/error.h"
 
@@ -11,6 +12,8 @@ namespace {
 // run.c's byte fallback spells a byte b as token b + 3: ids 3..258 hold <0x00>..<0xFF>.
 constexpr std::int64_t kFirstByteToken = 3;
 constexpr std::int64_t kByteTokens = 256;
+// run.c's encode() only merges a pair whose score beats this.
+constexpr float kNoMergeScore = -1e10f;
 
 std::string byte_piece(int byte) {
   char piece[7];
@@ -31,6 +34,67 @@ void check_byte_fallback(const std::vector<std::string>& pieces, const std::stri
                                                   << byte_piece(byte) << " (run.c's byte fallback), got '"
                                                   << piece << "'");
   }
+}
+
+// Merges `body` in place with the vocabulary of a tokenizer (its pieces, scores and the id of
+// each piece).
+void merge_pairs(std::vector<std::int64_t>& body, const std::vector<std::string>& pieces,
+                 const std::vector<float>& scores, const std::unordered_map<std::string, std::int64_t>& ids) {
+  // run.c merges, again and again, the adjacent pair whose concatenation is the piece of
+  // highest score (the leftmost on a tie; a score must beat -1e10), until no pair is a piece.
+  // That is a rescan of the whole text per merge (quadratic); here the same merges come in the
+  // same order from a heap of the candidate pairs over a linked list of tokens, O(n log n).
+  struct Node {
+    std::int64_t id;
+    std::ptrdiff_t prev, next;  // -1 at the ends
+    std::uint64_t version = 0;  // bumped when the node changes or is merged away
+    bool alive = true;
+  };
+  struct Candidate {
+    float score;
+    std::ptrdiff_t left, right;  // node indices; left < right, so a smaller left is further left
+    std::uint64_t left_version, right_version;
+    std::int64_t merged;
+    // The heap's top: the highest score, then the leftmost pair.
+    bool operator<(const Candidate& other) const {
+      if (score != other.score) return score < other.score;
+      return left > other.left;
+    }
+  };
+  const auto n = static_cast<std::ptrdiff_t>(body.size());
+  std::vector<Node> nodes;
+  nodes.reserve(body.size());
+  for (std::ptrdiff_t i = 0; i < n; ++i) nodes.push_back({body[static_cast<std::size_t>(i)], i - 1, i + 1 < n ? i + 1 : -1});
+  std::priority_queue<Candidate> heap;
+  const auto offer = [&](std::ptrdiff_t left) {
+    if (left < 0 || nodes[left].next < 0) return;
+    const std::ptrdiff_t right = nodes[left].next;
+    const auto found = ids.find(pieces[nodes[left].id] + pieces[nodes[right].id]);
+    if (found == ids.end()) return;
+    const float score = scores[static_cast<std::size_t>(found->second)];
+    if (!(score > kNoMergeScore)) return;  // run.c's best_score starts at -1e10 (and NaN never wins)
+    heap.push({score, left, right, nodes[left].version, nodes[right].version, found->second});
+  };
+  for (std::ptrdiff_t i = 0; i + 1 < n; ++i) offer(i);
+  while (!heap.empty()) {
+    const Candidate best = heap.top();
+    heap.pop();
+    Node& left = nodes[best.left];
+    Node& right = nodes[best.right];
+    if (!left.alive || !right.alive || left.version != best.left_version || right.version != best.right_version) {
+      continue;  // a pair that an earlier merge changed
+    }
+    left.id = best.merged;
+    ++left.version;
+    right.alive = false;
+    ++right.version;
+    left.next = right.next;
+    if (right.next >= 0) nodes[right.next].prev = best.left;
+    offer(left.prev);
+    offer(best.left);
+  }
+  body.clear();
+  for (std::ptrdiff_t i = n > 0 ? 0 : -1; i >= 0; i = nodes[i].next) body.push_back(nodes[i].id);
 }
 
 }  // namespace
@@ -97,23 +161,7 @@ std::vector<std::int64_t> Llama2cTokenizer::encode(const std::string& text, bool
     }
     i += length;
   }
-  // Merge the adjacent pair whose concatenation is the piece of highest score, until none is.
-  while (true) {
-    float best_score = -1e10f;
-    std::int64_t best_id = -1;
-    std::size_t best_at = 0;
-    for (std::size_t i = 0; i + 1 < body.size(); ++i) {
-      const std::int64_t id = lookup(pieces_[body[i]] + pieces_[body[i + 1]]);
-      if (id >= 0 && scores_[id] > best_score) {
-        best_score = scores_[id];
-        best_id = id;
-        best_at = i;
-      }
-    }
-    if (best_id < 0) break;
-    body[best_at] = best_id;
-    body.erase(body.begin() + static_cast<std::ptrdiff_t>(best_at) + 1);
-  }
+  merge_pairs(body, pieces_, scores_, ids_);
   tokens.insert(tokens.end(), body.begin(), body.end());
   if (eos) tokens.push_back(kEos);
   return tokens;

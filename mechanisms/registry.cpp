@@ -19,12 +19,6 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
-std::string where(const YAML::Node& node) {
-  const YAML::Mark mark = node.Mark();
-  if (mark.line < 0) return "";
-  return " (line " + std::to_string(mark.line + 1) + ")";
-}
-
 }  // namespace
 
 MechanismParams::MechanismParams(std::string mechanism, YAML::Node node)
@@ -32,12 +26,11 @@ MechanismParams::MechanismParams(std::string mechanism, YAML::Node node)
 
 double MechanismParams::number(const std::string& key) const {
   const YAML::Node value = node_[key];
-  EMBPRIV_CHECK(value, "mechanism " << mechanism_ << ": missing required key '" << key << "'"
-                                    << where(node_));
+  EMBPRIV_CHECK(value, "mechanism " << mechanism_ << ": missing required key '" << key << "'");
   double out = 0;
   EMBPRIV_CHECK(value.IsScalar() && YAML::convert<double>::decode(value, out),
                 "mechanism " << mechanism_ << ": " << key << " must be a number, got '"
-                             << YAML::Dump(value) << "'" << where(value));
+                             << YAML::Dump(value) << "'");
   return out;
 }
 
@@ -49,7 +42,7 @@ std::string MechanismParams::text_or(const std::string& key, const std::string& 
   const YAML::Node value = node_[key];
   if (!value) return fallback;
   EMBPRIV_CHECK(value.IsScalar(), "mechanism " << mechanism_ << ": " << key
-                                               << " must be a string" << where(value));
+                                               << " must be a string");
   return value.as<std::string>();
 }
 
@@ -72,16 +65,16 @@ const MechanismRegistry::Entry& MechanismRegistry::entry(const std::string& name
 
 std::unique_ptr<Mechanism> MechanismRegistry::make(const YAML::Node& node) const {
   EMBPRIV_CHECK(node.IsMap(), "a mechanism must be a map such as {name: vmf, epsilon: 2}, got '"
-                                  << YAML::Dump(node) << "'" << where(node));
+                                  << YAML::Dump(node) << "'");
   EMBPRIV_CHECK(node["name"] && node["name"].IsScalar(),
-                "a mechanism needs a 'name'; valid: " << join(names()) << where(node));
+                "a mechanism needs a 'name'; valid: " << join(names()));
   const std::string name = node["name"].as<std::string>();
   const Entry& e = entry(name);
   for (const auto& item : node) {
     const std::string key = item.first.as<std::string>();
     EMBPRIV_CHECK(key == "name" || std::find(e.keys.begin(), e.keys.end(), key) != e.keys.end(),
                   "mechanism " << name << ": unknown key '" << key << "'; valid: name, "
-                               << join(e.keys) << where(item.first));
+                               << join(e.keys));
   }
   return e.factory(MechanismParams(name, node));
 }

@@ -13,7 +13,8 @@
 
 namespace embpriv {
 
-// Typed access to a mechanism's YAML map; every error names the key, the value and the line.
+// Typed access to a mechanism's YAML map; every error names the key and the value (the engine
+// prefixes where the map came from: a file line, a sweep value or a command-line override).
 class MechanismParams {
  public:
   MechanismParams(std::string mechanism, YAML::Node node);

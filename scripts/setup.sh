@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package embpriv needs to build, test, benchmark and plot.
 # Idempotent: prints nothing and touches nothing when all packages are present.
-# Usage: scripts/setup.sh [--bench]   (--bench also installs the Python peers of bench/)
+# Usage: scripts/setup.sh [--bench | --fuzz]   (--bench also installs the Python peers of bench/,
+# --fuzz clang and its libFuzzer runtime for `make fuzz`)
 set -euo pipefail
 
 packages=(
@@ -17,6 +18,9 @@ packages=(
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3-torch python3-faiss)
+fi
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang-14 libclang-rt-14-dev)
 fi
 
 missing=()

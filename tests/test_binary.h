@@ -15,11 +15,11 @@ struct Outcome {
 
 enum class Capture { errors, everything };
 
-// Runs `embpriv ARGS` through the shell; captures stderr, or stderr and stdout. `environment`
-// is put before the binary, e.g. "env -u OPENBLAS_CORETYPE EMBPRIV_BLAS_KERNEL=off".
+// Runs `embpriv ARGS` through the shell; captures stderr, or stderr and stdout. `shell_prefix`
+// runs first in the same shell ("ulimit -f 16; exec ").
 inline Outcome run_binary(const std::string& args, Capture capture = Capture::everything,
-                          const std::string& environment = "") {
-  const std::string command = environment + (environment.empty() ? "" : " ") + EMBPRIV_BINARY + " " + args +
+                          const std::string& shell_prefix = "") {
+  const std::string command = shell_prefix + std::string(EMBPRIV_BINARY) + " " + args +
                               (capture == Capture::errors ? " 2>&1 >/dev/null" : " 2>&1");
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
   std::string text;

@@ -30,9 +30,9 @@ YAML::Node sweep_entry(const YAML::Node& root, const std::string& path) {
   return {};
 }
 
-// Refuses a map that gives one key twice, here or in any map or list below: yaml-cpp keeps both
-// entries, and which one a lookup finds would depend on how the key is read. `where` names the
-// place of a key ("x.yaml line 7").
+// Refuses a key that is not a plain name, and a map that gives one key twice, here or in any map
+// or list below: yaml-cpp keeps both entries, and which one a lookup finds would depend on how
+// the key is read. `where` names the place of a key ("x.yaml line 7").
 void check_unique_keys(const YAML::Node& node, const std::function<std::string(const YAML::Node&)>& where) {
   if (node.IsSequence()) {
     for (const auto& item : node) check_unique_keys(item, where);
@@ -41,12 +41,14 @@ void check_unique_keys(const YAML::Node& node, const std::function<std::string(c
   if (!node.IsMap()) return;
   std::map<std::string, YAML::Node> seen;
   for (const auto& entry : node) {
-    if (entry.first.IsScalar()) {
-      const auto [first, inserted] = seen.emplace(entry.first.Scalar(), entry.first);
-      EMBPRIV_CHECK(inserted, where(entry.first) << ": duplicate key '" << entry.first.Scalar()
-                                                 << "' (first given at " << where(first->second)
-                                                 << "); give each key once");
-    }
+    // A complex key ("? [a, b] : 1") names no setting; reading it as a name would throw deep in
+    // yaml-cpp.
+    EMBPRIV_CHECK(entry.first.IsScalar(), where(entry.first) << ": a key must be a plain name, got '"
+                                                             << flow_yaml(entry.first) << "'");
+    const auto [first, inserted] = seen.emplace(entry.first.Scalar(), entry.first);
+    EMBPRIV_CHECK(inserted, where(entry.first) << ": duplicate key '" << entry.first.Scalar()
+                                               << "' (first given at " << where(first->second)
+                                               << "); give each key once");
     check_unique_keys(entry.second, where);
   }
 }
@@ -173,6 +175,8 @@ void apply_overrides(ConfigDocument& document, const std::vector<std::string>& o
         inside_swept_map |= key.rfind(swept + ".", 0) == 0;
       }
     }
+    EMBPRIV_CHECK(sweep.IsMap() || !(inside_swept_map || becomes_sweep),
+                  where << ": the config's sweep block is not a map");
     if (inside_swept_map && !becomes_sweep) {
       YAML::Node one(YAML::NodeType::Sequence);
       one.push_back(value);

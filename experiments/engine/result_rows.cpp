@@ -124,8 +124,8 @@ ResultsTable table_from_records(const RunPlan& plan, const RowRecords& records) 
 
 RowRecords records_from_table(const RunPlan& plan, const ResultsTable& table) {
   RowRecords records;
-  const auto& rows = std::get<std::vector<std::int64_t>>(table.column("row").values);
-  const auto& status = std::get<std::vector<std::string>>(table.column("status").values);
+  const auto& rows = table.values<std::int64_t>("row");
+  const auto& status = table.values<std::string>("status");
   std::map<std::int64_t, const RowCurves*> curves;
   for (const RowCurves& c : table.curves) curves[c.row] = &c;
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -140,10 +140,10 @@ RowRecords records_from_table(const RunPlan& plan, const ResultsTable& table) {
       if (seconds[i] != 0) record.result.phase_seconds[phase] = seconds[i];
     }
     for (const std::string& name : plan.type->number_columns()) {
-      record.result.set(name, std::get<std::vector<double>>(table.column(name).values)[i]);
+      record.result.set(name, table.values<double>(name)[i]);
     }
     for (const std::string& name : plan.type->string_columns()) {
-      record.result.set(name, std::get<std::vector<std::string>>(table.column(name).values)[i]);
+      record.result.set(name, table.values<std::string>(name)[i]);
     }
     if (const auto found = curves.find(rows[i]); found != curves.end()) {
       record.result.curves = found->second->arrays;

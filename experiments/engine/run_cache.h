@@ -12,16 +12,25 @@
 #include <typeinfo>
 
 #include "core/error.h"
+#include "core/error_message.h"
 
 namespace embpriv {
+
+// A value the rows share (a model, a tokenizer, a table) could not be made: every row that needs
+// it would fail the same way, so the runner stops the run with this error (exit code 2) instead
+// of recording it in every row's `error` column.
+class SharedValueError : public Error {
+ public:
+  using Error::Error;
+};
 
 class RunCache {
  public:
   // The value under `key`, made by `make()` (which returns a T) on first use. Thread-safe:
   // concurrent callers of one key wait for a single make(); different keys are made
   // concurrently, and a make() may itself ask for another key. If make() throws, nothing is
-  // stored and the next caller makes it again. A key holds one type: asking for another T
-  // under it throws embpriv::Error.
+  // stored and its error is rethrown as a SharedValueError (one line, core/error_message.h). A
+  // key holds one type: asking for another T under it throws embpriv::Error.
   template <class T, class Make>
   const T& get_or_make(const std::string& key, Make make);
 
@@ -45,7 +54,13 @@ const T& RunCache::get_or_make(const std::string& key, Make make) {
   Slot& s = slot(key);
   const std::lock_guard<std::mutex> lock(s.mutex);
   if (!s.value) {
-    s.value = std::make_shared<const T>(make());
+    try {
+      s.value = std::make_shared<const T>(make());
+    } catch (const SharedValueError&) {
+      throw;  // made by a nested key
+    } catch (const std::exception& e) {
+      throw SharedValueError(one_line_message(e));
+    }
     s.type = typeid(T);
   }
   EMBPRIV_CHECK(s.type == std::type_index(typeid(T)),

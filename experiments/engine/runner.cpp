@@ -16,7 +16,9 @@
 #include "core/blas_library.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/error_message.h"
 #include "core/log.h"
+#include "core/memory_limit.h"
 #include "core/progress.h"
 #include "experiments/engine/provenance.h"
 #include "experiments/engine/result_rows.h"
@@ -93,6 +95,9 @@ void print_dry_run(const RunPlan& plan, const Shard& shard, const std::string& p
       << " rows";
   if (shard.count > 1) out << "; shard " << shard.describe() << ": " << rows << " rows";
   out << "\nestimated time: " << seconds_text(seconds) << " on one core\n"
+      << "limits (checked before any work): a grid of at most " << kMaxGridRows << " rows; a batch of at most "
+      << format_bytes(batch_memory_limit_bytes()) << " (half of this machine's "
+      << format_bytes(physical_memory_bytes()) << ")\n"
       << "results: " << path << "\n";
 }
 
@@ -201,8 +206,10 @@ RowRecord run_row(const RunPlan& plan, const GridPoint& point, const MechanismRe
     record.result = plan.type->run_point({point, config, mechanisms, cache, phases});
     record.result.phase_seconds = phases.stop();
     record.ok = true;
+  } catch (const SharedValueError&) {
+    throw;  // the data every row needs: the run stops (run_rows)
   } catch (const std::exception& e) {
-    record.error = e.what();
+    record.error = one_line_message(e);
   }
   if (record.ok) check_result_columns(*plan.type, record.result);  // a bug of the type: stop loudly
   record.seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -230,7 +237,8 @@ struct RowsRun {
 
 // Runs the rows in order into `records`, calling save() at most every `save_interval_seconds`
 // and once at the end. The rows share one RunCache, freed when they are done. SIGINT/SIGTERM
-// stop after the current row.
+// stop after the current row. Data the rows share that cannot be loaded stops the run with its
+// error, the rows done kept.
 RowsRun run_rows(const RunPlan& plan, const std::vector<const GridPoint*>& todo,
                  const MechanismRegistry& mechanisms, double save_interval_seconds,
                  RowRecords& records, const std::function<void()>& save) {
@@ -242,7 +250,13 @@ RowsRun run_rows(const RunPlan& plan, const std::vector<const GridPoint*>& todo,
   std::size_t done_now = 0;
   for (const GridPoint* point : todo) {
     if (stop.requested()) break;
-    RowRecord record = run_row(plan, *point, mechanisms, cache);
+    RowRecord record;
+    try {
+      record = run_row(plan, *point, mechanisms, cache);
+    } catch (const SharedValueError&) {
+      if (!records.empty()) save();
+      throw;
+    }
     run.failed += !record.ok;
     log_row(record, *point, ++done_now, todo.size());
     records[point->row] = std::move(record);

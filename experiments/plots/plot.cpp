@@ -1,13 +1,12 @@
 #include "experiments/plots/plot.h"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 
 namespace embpriv {
@@ -25,9 +24,13 @@ void plot_figure(const std::vector<PlotSpec>& panels, const std::string& path, P
   EMBPRIV_CHECK(!panels.empty(), "nothing to plot for " << path);
   const std::filesystem::path target(path);
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
-  const std::string stem = path + ".tmp." + std::to_string(getpid());
-  const std::string data_path = stem + ".dat", script_path = stem + ".gp",
-                    image_path = stem + (format == PlotFormat::png ? ".png" : ".svg");
+  // Every temporary is removed on the way out, whatever fails (a full disk, gnuplot).
+  TemporaryFiles temporaries;
+  const std::string data_path = temporaries.add(temporary_path(path, ".dat")),
+                    script_path = temporaries.add(temporary_path(path, ".gp")),
+                    errors_path = temporaries.add(temporary_path(path, ".err")),
+                    image_path = temporaries.add(
+                        temporary_path(path, format == PlotFormat::png ? ".png" : ".svg"));
   {
     std::ofstream data(data_path);
     data.precision(10);
@@ -41,6 +44,8 @@ void plot_figure(const std::vector<PlotSpec>& panels, const std::string& path, P
         data << "\n\n";
       }
     }
+    data.flush();
+    EMBPRIV_CHECK(data, "cannot write the plot data " << data_path << " (is the disk full?)");
   }
   // Up to two panels side by side; more fill rows of two.
   const std::size_t columns = panels.size() <= 2 ? panels.size() : 2;
@@ -81,19 +86,20 @@ void plot_figure(const std::vector<PlotSpec>& panels, const std::string& path, P
       script << "\n";
     }
     script << "unset multiplot\n";
+    script.flush();
+    EMBPRIV_CHECK(script, "cannot write the plot script " << script_path << " (is the disk full?)");
   }
-  const std::string command = "gnuplot " + quoted(script_path) + " 2>" + quoted(stem + ".err");
+  const std::string command = "gnuplot " + quoted(script_path) + " 2>" + quoted(errors_path);
   const int status = std::system(command.c_str());
   std::string errors;
   {
-    std::ifstream err(stem + ".err");
+    std::ifstream err(errors_path);
     std::getline(err, errors);
   }
-  for (const auto& p : {data_path, script_path, stem + ".err"}) std::filesystem::remove(p);
   EMBPRIV_CHECK(status == 0 && std::filesystem::exists(image_path),
                 "gnuplot failed to draw " << path << " (is gnuplot installed? scripts/setup.sh "
                                           << "installs it): " << errors);
-  std::filesystem::rename(image_path, path);
+  rename_into_place(image_path, path);
 }
 
 }  // namespace embpriv

@@ -100,6 +100,12 @@ Column read_column(hid_t group, const std::string& name, const std::string& wher
   EMBPRIV_CHECK(H5Sget_simple_extent_ndims(space.get()) == 1,
                 where << "/" << name << " is not a 1-D dataset");
   H5Sget_simple_extent_dims(space.get(), &n, nullptr);
+  // Every value of a dataset embpriv writes takes at least one byte of the file: a dataset
+  // claiming more values than it stores (a crafted or damaged file) is refused before any
+  // allocation of n values.
+  const hsize_t stored = H5Dget_storage_size(set.get());
+  EMBPRIV_CHECK(n <= stored, where << "/" << name << " claims " << n << " values but stores only "
+                                   << stored << " bytes (truncated or not written by embpriv)");
   Handle type(H5Dget_type(set.get()), H5Tclose);
   Column column{name, {}};
   herr_t status = -1;

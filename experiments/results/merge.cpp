@@ -54,7 +54,7 @@ ResultsTable merge_results(const std::vector<std::string>& inputs) {
   };
   std::map<std::int64_t, Source> rows;
   for (std::size_t f = 0; f < tables.size(); ++f) {
-    const auto& row = std::get<std::vector<std::int64_t>>(tables[f].column("row").values);
+    const auto& row = tables[f].values<std::int64_t>("row");
     for (std::size_t i = 0; i < row.size(); ++i) {
       const auto [it, inserted] = rows.emplace(row[i], Source{f, i});
       EMBPRIV_CHECK(inserted, "row " << row[i] << " is in both " << inputs[it->second.file]

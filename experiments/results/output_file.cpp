@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 
 namespace embpriv {
@@ -81,7 +82,10 @@ OutputLock::OutputLock(const std::string& path) : lock_path_(path + ".lock") {
                                                                                  << "to finish, or use another --out");
       throw Error("cannot lock " + lock_path_ + " (" + std::strerror(reason) + ")");
     }
-    if (still_at_path(fd_, lock_path_)) return;
+    if (still_at_path(fd_, lock_path_)) {
+      remove_stale_temporaries(path);
+      return;
+    }
     ::close(fd_);  // its holder removed it as we opened it: lock the new one
     fd_ = -1;
   }

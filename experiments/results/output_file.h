@@ -17,6 +17,8 @@ void check_not_replacing(const std::string& path, bool overwrite, const std::str
 // An exclusive advisory lock (flock) on PATH.lock, held while the object lives; the lock file is
 // removed when it is released. A second writer of PATH gets an embpriv::Error at once. The
 // kernel drops the lock when its holder dies (kill -9 included); a lock file left then is reused.
+// Once locked, the temporaries that dead writers left next to PATH are removed
+// (remove_stale_temporaries, core/atomic_file.h).
 class OutputLock {
  public:
   explicit OutputLock(const std::string& path);

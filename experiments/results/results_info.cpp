@@ -108,8 +108,8 @@ void print_results_info(const std::string& path, std::ostream& out) {
   std::size_t failed = 0;
   std::string first_error;
   if (table.has_column("status")) {
-    const auto& status = std::get<std::vector<std::string>>(table.column("status").values);
-    const auto& errors = std::get<std::vector<std::string>>(table.column("error").values);
+    const auto& status = table.values<std::string>("status");
+    const auto& errors = table.values<std::string>("error");
     for (std::size_t i = 0; i < status.size(); ++i) {
       if (status[i] == "ok") continue;
       if (!failed++) first_error = errors[i];

@@ -1,15 +1,53 @@
 #include "experiments/results/results_table.h"
 
-#include <unistd.h>
-
 #include <filesystem>
+#include <type_traits>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "experiments/results/hdf5_io.h"
 
 namespace embpriv {
 
 using hdf5::Handle;
+
+namespace {
+
+// The bytes of the HDF5 file holding `table`, built in memory; `name` names it in messages.
+std::string hdf5_image(const std::string& name, const ResultsTable& table) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported through EMBPRIV_CHECK
+  Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  EMBPRIV_CHECK(access.ok() && H5Pset_fapl_core(access.get(), 1 << 20, 0) >= 0,
+                "cannot set up an in-memory HDF5 file for " << name);
+  Handle file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), H5Fclose);
+  EMBPRIV_CHECK(file.ok(), "cannot create the HDF5 file " << name << " in memory");
+  for (const auto& [key, value] : table.attributes) hdf5::write_attribute(file.get(), key, value);
+  {
+    Handle group = hdf5::create_ordered_group(file.get(), "table");
+    for (const auto& c : table.columns) hdf5::write_column(group.get(), c);
+  }
+  if (!table.curves.empty()) {
+    Handle curves = hdf5::create_ordered_group(file.get(), "curves");
+    for (const RowCurves& row : table.curves) {
+      Handle group = hdf5::create_ordered_group(curves.get(), std::to_string(row.row));
+      for (const auto& [array, values] : row.arrays) hdf5::write_column(group.get(), Column{array, values});
+    }
+  }
+  if (!table.seconds.empty()) {
+    Handle timing = hdf5::create_ordered_group(file.get(), "timing");
+    hdf5::write_column(timing.get(), Column{"seconds", table.seconds});
+    for (const auto& [phase, values] : table.phase_seconds) hdf5::write_column(timing.get(), Column{phase, values});
+  }
+  EMBPRIV_CHECK(H5Fflush(file.get(), H5F_SCOPE_GLOBAL) >= 0, "cannot flush the HDF5 file " << name);
+  const ssize_t size = H5Fget_file_image(file.get(), nullptr, 0);
+  EMBPRIV_CHECK(size > 0, "cannot get the image of the HDF5 file " << name);
+  std::string image(static_cast<std::size_t>(size), '\0');
+  EMBPRIV_CHECK(H5Fget_file_image(file.get(), image.data(), image.size()) == size,
+                "cannot get the image of the HDF5 file " << name);
+  return image;
+}
+
+}  // namespace
 
 std::size_t Column::size() const {
   return std::visit([](const auto& v) { return v.size(); }, values);
@@ -22,6 +60,26 @@ const Column& ResultsTable::column(const std::string& name) const {
   EMBPRIV_CHECK(false, "results table has no column '" << name << "'");
   return columns.front();
 }
+
+namespace {
+template <class T>
+const char* kind_name() {
+  if constexpr (std::is_same_v<T, double>) return "floating-point numbers";
+  if constexpr (std::is_same_v<T, std::int64_t>) return "integers";
+  return "text";
+}
+}  // namespace
+
+template <class T>
+const std::vector<T>& ResultsTable::values(const std::string& name) const {
+  const auto* typed = std::get_if<std::vector<T>>(&column(name).values);
+  EMBPRIV_CHECK(typed, "results column '" << name << "' must hold " << kind_name<T>()
+                                          << " (the file was not written by this embpriv, or was edited)");
+  return *typed;
+}
+template const std::vector<double>& ResultsTable::values<double>(const std::string&) const;
+template const std::vector<std::int64_t>& ResultsTable::values<std::int64_t>(const std::string&) const;
+template const std::vector<std::string>& ResultsTable::values<std::string>(const std::string&) const;
 
 bool ResultsTable::has_column(const std::string& name) const {
   for (const auto& c : columns) {
@@ -45,38 +103,10 @@ void write_results_h5(const std::string& path, const ResultsTable& table) {
   }
   const std::filesystem::path target(path);
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
-  const std::string temporary = path + ".tmp." + std::to_string(getpid());
-  try {
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported through EMBPRIV_CHECK
-    Handle file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
-    EMBPRIV_CHECK(file.ok(), "cannot create HDF5 file " << temporary);
-    for (const auto& [name, value] : table.attributes) {
-      hdf5::write_attribute(file.get(), name, value);
-    }
-    {
-      Handle group = hdf5::create_ordered_group(file.get(), "table");
-      for (const auto& c : table.columns) hdf5::write_column(group.get(), c);
-    }
-    if (!table.curves.empty()) {
-      Handle curves = hdf5::create_ordered_group(file.get(), "curves");
-      for (const RowCurves& row : table.curves) {
-        Handle group = hdf5::create_ordered_group(curves.get(), std::to_string(row.row));
-        for (const auto& [name, values] : row.arrays) {
-          hdf5::write_column(group.get(), Column{name, values});
-        }
-      }
-    }
-    if (!table.seconds.empty()) {
-      Handle timing = hdf5::create_ordered_group(file.get(), "timing");
-      hdf5::write_column(timing.get(), Column{"seconds", table.seconds});
-      for (const auto& [phase, values] : table.phase_seconds) hdf5::write_column(timing.get(), Column{phase, values});
-    }
-    EMBPRIV_CHECK(H5Fflush(file.get(), H5F_SCOPE_GLOBAL) >= 0, "cannot flush " << temporary);
-  } catch (...) {
-    std::filesystem::remove(temporary);
-    throw;
-  }
-  std::filesystem::rename(temporary, path);
+  // HDF5 writes into memory (the core driver, no backing store) and the image goes to disk in
+  // one atomic write: a full disk is then one write() error, reported with its reason, and never
+  // an HDF5 file left open on a failed flush (which HDF5 would close again at exit and crash).
+  write_file_atomically(path, hdf5_image(path, table));
 }
 
 ResultsTable read_results_h5(const std::string& path) {

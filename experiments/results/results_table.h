@@ -39,6 +39,10 @@ struct ResultsTable {
 
   const Column& column(const std::string& name) const;
   bool has_column(const std::string& name) const;
+  // The values of column `name` as T (double, std::int64_t or std::string); a missing column or
+  // one of another type (a file edited by hand: a float `row`) is an Error naming it.
+  template <class T>
+  const std::vector<T>& values(const std::string& name) const;
   std::size_t rows() const;
 };
 

@@ -11,8 +11,11 @@ namespace {
 
 using Catch::Matchers::Contains;
 
-// The binary with no BLAS setting of the user's in its environment.
-const std::string kClean = "env -u OPENBLAS_CORETYPE -u EMBPRIV_BLAS_KERNEL -u EMBPRIV_BLAS_CHOSE -u EMBPRIV_BLAS_REJECTED";
+// The binary with no BLAS setting of the user's in its environment, then `variables`.
+std::string clean_environment(const std::string& variables = "") {
+  return "env -u OPENBLAS_CORETYPE -u EMBPRIV_BLAS_KERNEL -u EMBPRIV_BLAS_CHOSE -u EMBPRIV_BLAS_REJECTED " +
+         variables + " ";
+}
 
 // The kernel line of `embpriv system`: "  kernel:  NAME, ORIGIN".
 std::string kernel_line(const std::string& output) {
@@ -22,7 +25,7 @@ std::string kernel_line(const std::string& output) {
 }
 
 TEST_CASE("embpriv system reports versions, BLAS, kernel, threads, CPU, SGEMM rate and CUDA", "[apps][blas]") {
-  const Outcome o = run_binary("system --gemm-size 256", Capture::everything, kClean);
+  const Outcome o = run_binary("system --gemm-size 256", Capture::everything, clean_environment());
   REQUIRE(o.code == 0);
   for (const char* field : {"embpriv:", "LibTorch:", "BLAS:", "library:", "threads:", "CPU:", "flags:", "SGEMM:", "CUDA:"}) {
     CHECK_THAT(o.output, Contains(field));
@@ -36,7 +39,7 @@ TEST_CASE("embpriv system reports versions, BLAS, kernel, threads, CPU, SGEMM ra
 }
 
 TEST_CASE("a kernel the user set is never replaced", "[apps][blas]") {
-  const Outcome o = run_binary("system --gemm-size 0", Capture::everything, kClean + " OPENBLAS_CORETYPE=Prescott");
+  const Outcome o = run_binary("system --gemm-size 0", Capture::everything, clean_environment("OPENBLAS_CORETYPE=Prescott"));
   REQUIRE(o.code == 0);
   CHECK(kernel_line(o.output) == "Prescott, OPENBLAS_CORETYPE set by the user");
 }
@@ -46,7 +49,7 @@ TEST_CASE("embpriv restarts itself with the kernel asked for, and checks it firs
     WARN("skipped: this CPU has no AVX2+FMA, so the Haswell kernel cannot run");
     return;
   }
-  const Outcome o = run_binary("system --gemm-size 0", Capture::everything, kClean + " EMBPRIV_BLAS_KERNEL=Haswell");
+  const Outcome o = run_binary("system --gemm-size 0", Capture::everything, clean_environment("EMBPRIV_BLAS_KERNEL=Haswell"));
   REQUIRE(o.code == 0);
   const std::string line = kernel_line(o.output);
   CHECK_THAT(line, Contains("Haswell, EMBPRIV_BLAS_KERNEL set by the user (OpenBLAS chose "));
@@ -54,14 +57,14 @@ TEST_CASE("embpriv restarts itself with the kernel asked for, and checks it firs
 
 TEST_CASE("a kernel that fails its check is dropped with a warning, and the run goes on", "[apps][blas]") {
   // OpenBLAS does not know the name, so it keeps its own choice: the check sees the mismatch.
-  const Outcome o = run_binary("system --gemm-size 0", Capture::everything, kClean + " EMBPRIV_BLAS_KERNEL=NoSuchKernel");
+  const Outcome o = run_binary("system --gemm-size 0", Capture::everything, clean_environment("EMBPRIV_BLAS_KERNEL=NoSuchKernel"));
   REQUIRE(o.code == 0);
   CHECK_THAT(o.output, Contains("embpriv: warning: the BLAS kernel NoSuchKernel: OpenBLAS runs"));
   CHECK_THAT(kernel_line(o.output), Contains("OpenBLAS's own choice (embpriv tried NoSuchKernel"));
 }
 
 TEST_CASE("EMBPRIV_BLAS_KERNEL=off keeps OpenBLAS's own choice", "[apps][blas]") {
-  const Outcome o = run_binary("system --gemm-size 0", Capture::everything, kClean + " EMBPRIV_BLAS_KERNEL=off");
+  const Outcome o = run_binary("system --gemm-size 0", Capture::everything, clean_environment("EMBPRIV_BLAS_KERNEL=off"));
   REQUIRE(o.code == 0);
   CHECK(kernel_line(o.output) == bound_blas().kernel + ", OpenBLAS's own choice");
 }

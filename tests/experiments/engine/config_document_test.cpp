@@ -49,3 +49,13 @@ TEST_CASE("the same key in different maps, and in list items, is fine", "[engine
                     "sweep:\n  mechanism:\n    - {name: vmf}\n    - {name: gaussian}\n")
             .empty());
 }
+
+// Found by fuzz/config_fuzz: a list override into a config whose sweep is a scalar threw
+// yaml-cpp's BadSubscript (an internal error) instead of naming the problem.
+TEST_CASE("a sweeping override into a config whose sweep is not a map is refused, naming the override", "[engine]") {
+  for (const char* text : {"sweep: 5\n", "sweep: [a, b]\n"}) {
+    ConfigDocument document = parse_config_text(text, "x.yaml");
+    CHECK_THROWS_WITH(apply_overrides(document, {"data.dim=[8]"}, [](const std::string&) { return false; }),
+                      Contains("command line 'data.dim=[8]': the config's sweep block is not a map"));
+  }
+}

@@ -1,0 +1,111 @@
+// Writes the seed corpus of every fuzz target into FOLDER/<target>/: the real files where they
+// are small (the stories260K tokenizer and model, the shipped configs, real sentences), and files
+// written by embpriv's own writers (a table cache, teachers' answers, a results file, .npy and
+// safetensors matrices). Usage: make_seeds FOLDER (the checkout and the shared data folder are
+// those the build was configured with).
+#include <ATen/ATen.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "data/embedding_table.h"
+#include "data/sentiment_corpus.h"
+#include "data/teacher_answers.h"
+#include "experiments/results/results_table.h"
+
+namespace fs = std::filesystem;
+using namespace embpriv;
+
+namespace {
+
+void write(const fs::path& path, const std::string& bytes) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A 3 x 2 float32 matrix as NumPy writes it (format version 1.0).
+std::string npy_matrix() {
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2), }";
+  header.append(64 - (10 + header.size() + 1) % 64, ' ');
+  header += '\n';
+  std::string bytes = "\x93NUMPY\x01";
+  bytes += '\0';
+  bytes += static_cast<char>(header.size() & 0xff);
+  bytes += static_cast<char>(header.size() >> 8);
+  bytes += header;
+  const float values[6] = {0.5f, -1, 2, 0.25f, 3, -0.75f};
+  bytes.append(reinterpret_cast<const char*>(values), sizeof values);
+  return bytes;
+}
+
+// The same matrix as the tensor "embeddings" of a safetensors file.
+std::string safetensors_matrix() {
+  std::string header = R"({"embeddings":{"dtype":"F32","shape":[3,2],"data_offsets":[0,24]}})";
+  const std::uint64_t length = header.size();
+  std::string bytes(reinterpret_cast<const char*>(&length), 8);
+  bytes += header;
+  const float values[6] = {0.5f, -1, 2, 0.25f, 3, -0.75f};
+  bytes.append(reinterpret_cast<const char*>(values), sizeof values);
+  return bytes;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: make_seeds FOLDER\n";
+    return 2;
+  }
+  const fs::path source(EMBPRIV_SOURCE_DIR), data(EMBPRIV_DATA_DIR), out(argv[1]);
+  int n = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(source / "configs")) {
+    if (entry.path().extension() != ".yaml") continue;
+    std::string bytes = read(entry.path());
+    if (n % 2) bytes += std::string(1, '\0') + "mechanism.epsilon=[0.5, 2]\nseeds=2\nsweep.data.dim=[8]";
+    write(out / "config" / ("config_" + std::to_string(n++)), bytes);
+  }
+  write(out / "llama2c_tokenizer" / "tok512.bin", read(data / "tinyllama/tok512.bin"));
+  write(out / "llama2c_checkpoint" / "stories260K.bin", read(data / "tinyllama/stories260K.bin"));
+  const auto sentences = load_sentiment_sentences((data / "sentiment/yelp.json").string());
+  for (int i = 0; i < 20; ++i) write(out / "llama2c_encode" / ("sentence_" + std::to_string(i)), sentences[i].text);
+  std::string json = "[";
+  for (int i = 0; i < 5; ++i) {
+    json += std::string(i ? "," : "") + "{\"text\":" + nlohmann::json(sentences[i].text).dump() +
+            ",\"class\":" + std::to_string(sentences[i].label) + "}";
+  }
+  write(out / "sentences_json" / "yelp_head.json", json + ",{\"text\":\"x\",\"class\":null}]");
+  write(out / "glove_json" / "three_words.json",
+        R"({"precision":8,"size":3,"dimensions":2,"words":["the","cat","sat"],)"
+        R"("vectors":{"the":[0.5,-1,1.5,0],"cat":[2,0.25,1.5,1],"sat":[3,-0.75,1.5,2]}})");
+  write(out / "npy" / "matrix.npy", npy_matrix());
+  write(out / "safetensors" / "matrix.safetensors", safetensors_matrix());
+  const EmbeddingTable table({"the", "cat", "sat"}, at::tensor({0.5f, -1.f, 2.f, 0.25f, 3.f, -0.75f}).view({3, 2}), "seed");
+  fs::create_directories(out / "table_cache");
+  write_table_cache((out / "table_cache" / "table.embt").string(), table);
+  fs::create_directories(out / "teachers_jsonl");
+  write_teacher_answers((out / "teachers_jsonl" / "answers.jsonl").string(),
+                        {{"t0", "t1"}, at::tensor({0.0, 0.5, 1.0, 0.25, 0.75, 1.0, 0.0, 0.5}, at::kDouble).view({2, 4})});
+  ResultsTable results;
+  results.columns = {{"row", std::vector<std::int64_t>{0, 1}},
+                     {"status", std::vector<std::string>{"ok", "failed"}},
+                     {"error", std::vector<std::string>{"", "out of luck"}},
+                     {"mean_cosine", std::vector<double>{0.5, 0.25}}};
+  results.attributes = {{"config", "type: perturbation\n"}, {"config_hash", "x"}, {"complete", "true"}};
+  results.curves = {{0, {{"roc", {0, 0.5, 1}}}}};
+  results.seconds = {1.5, 2};
+  fs::create_directories(out / "results_h5");
+  write_results_h5((out / "results_h5" / "results.h5").string(), results);
+  std::cout << "seeds written to " << out.string() << "\n";
+  return 0;
+}
