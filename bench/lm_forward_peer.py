@@ -8,29 +8,22 @@ logits (read from --dump).
 """
 import argparse
 import json
+import os
+import sys
 import time
 
 import numpy as np
 import torch
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "models"))
+import llama2c_reference  # noqa: E402  (the checkpoint reader of the model tests)
+
 
 def load(path):
-    raw = open(path, "rb").read()
-    dim, hidden, layers, heads, kv_heads, vocab, seq_len = np.frombuffer(raw[:28], dtype="<i4")
-    shared, vocab = vocab > 0, abs(int(vocab))
-    w = torch.from_numpy(np.frombuffer(raw[28:], dtype="<f4").copy())
-    head, kv_dim = dim // heads, dim * kv_heads // heads
-    shapes = [("emb", (vocab, dim)), ("rms_att", (layers, dim)), ("wq", (layers, dim, dim)),
-              ("wk", (layers, kv_dim, dim)), ("wv", (layers, kv_dim, dim)), ("wo", (layers, dim, dim)),
-              ("rms_ffn", (layers, dim)), ("w1", (layers, hidden, dim)), ("w2", (layers, dim, hidden)),
-              ("w3", (layers, hidden, dim)), ("rms_final", (dim,)), ("freq", (seq_len * head,))]
-    p, out = 0, {}
-    for name, shape in shapes:
-        n = int(np.prod(shape))
-        out[name] = w[p:p + n].reshape(shape)
-        p += n
-    out["cls"] = out["emb"] if shared else w[p:p + vocab * dim].reshape(vocab, dim)
-    return dict(dim=int(dim), layers=int(layers), heads=int(heads), kv_heads=int(kv_heads), head=int(head)), out
+    """The checkpoint as the independent reference reads it (float64), in float32 for torch."""
+    cfg, w = llama2c_reference.load(path)
+    tensors = {name: torch.from_numpy(values.astype(np.float32)) for name, values in w.items()}
+    return {key: int(cfg[key]) for key in ("dim", "layers", "heads", "kv_heads", "head")}, tensors
 
 
 def rms_norm(x, weight):

@@ -70,23 +70,24 @@ if os.path.exists(mech_path):
             r["speedup_vs_pytorch"], "(not GEMM)", None,
             f">= 1.7x, <= 1.0x randn ({r['time_over_randn_floor']:.2f}x)" if two else "(2 threads)", ok)
 
-# The language model's forward pass: tokens/s against PyTorch eager on the same weights.
-lm = lines("lm_forward.json.lines")
-for e in (r for r in lm if r["impl"] == "embpriv"):
-    p = next(r for r in lm if r["impl"] == "pytorch" and r["threads"] == e["threads"])
-    ratio = e["tokens_per_s"] / p["tokens_per_s"]
-    add("LM forward vs PyTorch", f"stories260k {e['batch']}x{e['length']}", e["threads"],
-        f"{e['tokens_per_s']:,.0f} tok/s", f"{p['tokens_per_s']:,.0f} tok/s", ratio, "same kernel", None,
-        f">= 1.0x (|logits diff| {p['max_abs_logit_difference']:.1e})", ratio >= 1.0)
 
-# Shadow-model training (membership inference): fitted models/s against PyTorch eager.
-shadows = lines("shadow_training.json.lines")
-for e in (r for r in shadows if r["impl"] == "embpriv"):
-    p = next(r for r in shadows if r["impl"] == "pytorch" and r["threads"] == e["threads"])
-    ratio = e["models_per_s"] / p["models_per_s"]
-    add("LiRA shadow training vs PyTorch", f"{e['name']} x{e['models']}", e["threads"],
-        f"{e['models_per_s']:,.1f} models/s", f"{p['models_per_s']:,.1f} models/s", ratio, "same kernel", None,
-        f">= 1.0x (|p diff| {p['max_abs_probability_difference']:.1e})", ratio >= 1.0)
+def against_pytorch(path, name, rate, unit, difference, case):
+    """Rows of a bench whose peer is PyTorch eager on the same inputs: rate `rate` in `unit`,
+    the largest difference of the peer's results from embpriv's under `difference`."""
+    runs = lines(name)
+    for e in (r for r in runs if r["impl"] == "embpriv"):
+        p = next(r for r in runs if r["impl"] == "pytorch" and r["threads"] == e["threads"])
+        ratio = e[rate] / p[rate]
+        add(path, case(e), e["threads"], f"{e[rate]:,.1f} {unit}", f"{p[rate]:,.1f} {unit}", ratio, "same kernel",
+            None, f">= 1.0x (max |diff| {p[difference]:.1e})", ratio >= 1.0)
+
+
+# The language model's forward pass on the same weights and ids; LiRA's shadow models (Newton
+# fits) on the same data and halves.
+against_pytorch("LM forward vs PyTorch", "lm_forward.json.lines", "tokens_per_s", "tok/s",
+                "max_abs_logit_difference", lambda e: f"stories260k {e['batch']}x{e['length']}")
+against_pytorch("LiRA shadows vs PyTorch", "shadow_training.json.lines", "models_per_s", "models/s",
+                "max_abs_probability_difference", lambda e: f"{e['name']} x{e['models']}")
 
 header = ("hot path", "case", "thr", "embpriv", "peer", "ratio", "peer as installed", "of SGEMM", "goal", "")
 widths = [max(len(str(r[c])) for r in rows + [header]) for c in range(len(header))]

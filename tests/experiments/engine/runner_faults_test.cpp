@@ -12,7 +12,7 @@
 #include "core/error.h"
 #include "experiments/engine/runner.h"
 #include "experiments/results/results_table.h"
-#include "experiments/types/perturbation/perturbation_experiment.h"
+#include "tests/experiments/engine/perturbation_with.h"
 #include "tests/test_temp_dir.h"
 
 using namespace embpriv;
@@ -20,28 +20,6 @@ using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
 
 namespace {
-
-// The perturbation experiment with another run_point.
-class PerturbationWith final : public ExperimentType {
- public:
-  explicit PerturbationWith(std::function<PointResult(const PointInput&, const ExperimentType&)> run)
-      : run_(std::move(run)) {}
-  std::string name() const override { return real_->name(); }
-  std::string summary() const override { return real_->summary(); }
-  ConfigKeys keys() const override { return real_->keys(); }
-  void check_point(const YAML::Node& c, const MechanismRegistry& m) const override { real_->check_point(c, m); }
-  std::vector<std::string> number_columns() const override { return real_->number_columns(); }
-  std::vector<std::string> string_columns() const override { return real_->string_columns(); }
-  double estimate_seconds(const YAML::Node& c) const override { return real_->estimate_seconds(c); }
-  std::vector<PlotRequest> standard_plots(const std::vector<std::string>& s) const override {
-    return real_->standard_plots(s);
-  }
-  PointResult run_point(const PointInput& input) const override { return run_(input, *real_); }
-
- private:
-  std::unique_ptr<ExperimentType> real_ = make_perturbation_experiment();
-  std::function<PointResult(const PointInput&, const ExperimentType&)> run_;
-};
 
 int run_with(const TempDir& dir, std::unique_ptr<ExperimentType> type, const std::string& out) {
   write_file(dir / "p.yaml", "type: perturbation\ndata: {dim: 8, samples: 100}\n"

@@ -11,7 +11,7 @@
 #include "core/error.h"
 #include "experiments/results/merge.h"
 #include "experiments/results/results_info.h"
-#include "experiments/types/perturbation/perturbation_experiment.h"
+#include "tests/experiments/engine/perturbation_with.h"
 #include "experiments/engine/runner.h"
 #include "experiments/types/registry.h"
 #include "tests/test_tables.h"
@@ -24,26 +24,12 @@ namespace {
 
 // The perturbation experiment, except that every row at epsilon 3 throws (a row that fails
 // at run time, after the config checks passed).
-class FailsAtEpsilonThree final : public ExperimentType {
- public:
-  std::string name() const override { return real_->name(); }
-  std::string summary() const override { return real_->summary(); }
-  ConfigKeys keys() const override { return real_->keys(); }
-  void check_point(const YAML::Node& c, const MechanismRegistry& m) const override { real_->check_point(c, m); }
-  std::vector<std::string> number_columns() const override { return real_->number_columns(); }
-  std::vector<std::string> string_columns() const override { return real_->string_columns(); }
-  double estimate_seconds(const YAML::Node& c) const override { return real_->estimate_seconds(c); }
-  std::vector<PlotRequest> standard_plots(const std::vector<std::string>& s) const override {
-    return real_->standard_plots(s);
-  }
-  PointResult run_point(const PointInput& input) const override {
+std::unique_ptr<ExperimentType> fails_at_epsilon_three() {
+  return std::make_unique<PerturbationWith>([](const PointInput& input, const ExperimentType& real) {
     if (input.config["mechanism"]["epsilon"].as<double>() == 3) throw embpriv::Error("out of luck at eps 3");
-    return real_->run_point(input);
-  }
-
- private:
-  std::unique_ptr<ExperimentType> real_ = make_perturbation_experiment();
-};
+    return real.run_point(input);
+  });
+}
 
 struct Fixture {
   fs::path dir = fs::temp_directory_path() / ("embpriv_runner_test_" + std::to_string(getpid()));
@@ -211,7 +197,7 @@ TEST_CASE("resume completes a cut-off file to exactly the uninterrupted one", "[
 TEST_CASE("a failing row is recorded with its message and the others complete", "[engine]") {
   Fixture f;
   ExperimentRegistry types;
-  types.add(std::make_unique<FailsAtEpsilonThree>());
+  types.add(fails_at_epsilon_three());
   RunOptions options;
   options.overrides = {"mechanism.epsilon=[1,3,9]", "seeds=1"};
   options.out = f.path("failing.h5");
