@@ -14,6 +14,7 @@
 #include <iostream>
 #include <string>
 
+#include "core/allocator_settings.h"
 #include "data/data_paths.h"
 #include "models/llama2c_checkpoint.h"
 #include "models/llama2c_model.h"
@@ -21,6 +22,7 @@
 using namespace embpriv;
 
 int main(int argc, char** argv) {
+  keep_freed_memory();  // as the embpriv binary runs (core/allocator_settings.h)
   int repeats = 3, threads = 1;
   std::int64_t tokens = 2048, length = 256;
   std::string model_path = resolve_data_path("tinyllama/stories260K.bin"), dump;

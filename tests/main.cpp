@@ -4,9 +4,11 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include "core/allocator_settings.h"
 #include "core/blas_kernel.h"
 
 int main(int argc, char** argv) {
   embpriv::select_blas_kernel(argv);
+  embpriv::keep_freed_memory();
   return Catch::Session().run(argc, argv);
 }
