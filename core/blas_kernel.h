@@ -9,7 +9,8 @@
 // OPENBLAS_CORETYPE set. The new process checks the kernel before any work (OpenBLAS accepted
 // the name; a GEMM matches a double-precision product; no illegal instruction) and otherwise
 // starts once more without it, saying why. A re-exec rather than a launcher script: the one
-// binary stays the one thing users run, and nothing runs twice (the check takes < 1 ms).
+// binary stays the one thing users run. The cost: a second start of the binary (loading
+// LibTorch again) and a check of a few milliseconds, only on a machine where OpenBLAS fell back.
 //
 // The user decides first: an OPENBLAS_CORETYPE already set is never replaced, and
 // EMBPRIV_BLAS_KERNEL=off keeps OpenBLAS's own choice, EMBPRIV_BLAS_KERNEL=<name> asks for that
