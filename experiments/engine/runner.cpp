@@ -101,13 +101,21 @@ void print_dry_run(const RunPlan& plan, const Shard& shard, const std::string& p
       << "results: " << path << "\n";
 }
 
+// What a results file says of the code and the machine: read once per run (git runs as a
+// subprocess), not at every save.
+struct RunProvenance {
+  std::string commit = git_commit();
+  BlasLibrary blas = bound_blas();
+};
+
 std::map<std::string, std::string> run_attributes(const RunPlan& plan, const Shard& shard,
                                                   const std::string& device,
                                                   const std::string& start_time,
+                                                  const RunProvenance& provenance,
                                                   std::int64_t shard_rows, std::size_t done) {
-  const BlasLibrary blas = bound_blas();
+  const BlasLibrary& blas = provenance.blas;
   return {{"embpriv_version", embpriv_version()},
-          {"git_commit", git_commit()},
+          {"git_commit", provenance.commit},
           {"type", plan.type->name()},
           {"name", plan.name},
           {"config", plan.config_text},
@@ -126,8 +134,7 @@ std::map<std::string, std::string> run_attributes(const RunPlan& plan, const Sha
 }
 
 // The first log line of a run: the BLAS every matrix product goes through, and its kernel.
-void log_blas() {
-  const BlasLibrary blas = bound_blas();
+void log_blas(const BlasLibrary& blas) {
   info("BLAS: " + blas.describe() + (blas.kernel.empty() ? "" : ", " + blas_kernel_origin()));
   if (const std::string warning = reference_blas_warning(blas); !warning.empty()) warn(warning);
 }
@@ -308,7 +315,8 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
   const OutputLock lock(path);  // held until the rows, their saves and the figures are done
   std::string start_time = utc_now();
   RowRecords records = starting_records(options, plan, path, start_time);
-  log_blas();  // the first line of a run that starts (the checks above found nothing wrong)
+  const RunProvenance provenance;
+  log_blas(provenance.blas);  // the first line of a run that starts (the checks above found nothing wrong)
   if (threads > 0) at::set_num_threads(threads);
 
   const ShardRows rows = shard_rows(plan, options.shard, records);
@@ -324,7 +332,7 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
   const auto save = [&] {
     table = table_from_records(plan, records);
     table.attributes =
-        run_attributes(plan, options.shard, device, start_time, rows.count, records.size());
+        run_attributes(plan, options.shard, device, start_time, provenance, rows.count, records.size());
     if (whole_and_complete()) plan.type->complete_table(table, plan.base);
     write_results_h5(path, table);
   };
