@@ -8,6 +8,7 @@
 #   PEER_ONLY=1 (run the numpy peer alone, on what an earlier run of the bench left in DUMP)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$ROOT/bench/common.sh"
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 THREADS=${THREADS:-2}
 REPEATS=${REPEATS:-3}
@@ -25,24 +26,10 @@ if [[ " $CASES " == *" qwen150k_d4096 "* ]] && ((avail_mb < 16000)); then
   echo "qwen150k_d4096 needs ~15 GB of memory, $avail_mb MB available" >&2
   exit 1
 fi
-if [[ -n ${DUMP:-} ]]; then
-  dump=$DUMP
-  mkdir -p "$dump"
-else
-  dump=$(mktemp -d)
-  trap 'rm -rf "$dump"' EXIT
-fi
+use_dump_folder
 mkdir -p "$(dirname "$OUT")"
 : > "$OUT.lines"   # JSON lines, kept as they come (the table is made from them at the end)
 
-# Fraction of all CPUs busy over one second, from /proc/stat (other people build and test here).
-cpu_busy() {
-  local a b
-  a=($(head -1 /proc/stat)); sleep 1; b=($(head -1 /proc/stat))
-  local idle=$(((b[4] + b[5]) - (a[4] + a[5]))) total=0 i
-  for i in 1 2 3 4 5 6 7 8; do total=$((total + b[i] - a[i])); done
-  echo "$idle $total" | awk '{ printf "%.2f", ($2 > 0) ? 1 - $1 / $2 : 0 }'
-}
 # Runs a command and appends its JSON lines to $OUT.lines tagged with the CPU load seen before.
 run() {
   local busy

