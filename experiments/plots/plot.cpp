@@ -18,9 +18,98 @@ std::string quoted(const std::string& text) {
   return out + "'";
 }
 
+// A figure title in lines that fit `width` pixels at 12 pt (at most 10 px a character): split
+// after "; " or ": " where a line would run over.
+std::vector<std::string> wrapped(const std::string& title, std::size_t width) {
+  constexpr std::size_t kPixelsPerCharacter = 10;
+  const std::size_t fits = width / kPixelsPerCharacter;
+  std::vector<std::string> lines;
+  std::string rest = title;
+  while (rest.size() > fits) {
+    std::size_t cut = std::string::npos;
+    for (const char* separator : {"; ", ": "}) {
+      const std::size_t at = rest.rfind(separator, fits);
+      if (at != std::string::npos && (cut == std::string::npos || at > cut)) cut = at;
+    }
+    if (cut == std::string::npos || cut == 0) break;
+    lines.push_back(rest.substr(0, cut + 1));
+    rest = rest.substr(cut + 2);
+  }
+  if (!rest.empty()) lines.push_back(rest);
+  return lines;
+}
+
 }  // namespace
 
-void plot_figure(const std::vector<PlotSpec>& panels, const std::string& path, PlotFormat format) {
+std::string gnuplot_script(const std::vector<PlotSpec>& panels, const std::string& data_path,
+                           const std::string& image_path, PlotFormat format, const std::string& title) {
+  // Up to two panels side by side; more fill rows of two.
+  const std::size_t columns = panels.size() <= 2 ? panels.size() : 2;
+  const std::size_t rows = (panels.size() + columns - 1) / columns;
+  const std::vector<std::string> title_lines = wrapped(title, 650 * columns);
+  std::ostringstream script;
+  script << (format == PlotFormat::png ? "set terminal pngcairo noenhanced dashed size "
+                                       : "set terminal svg noenhanced dashed size ")
+         << 650 * columns << "," << 650 * rows + 30 * title_lines.size() << " font 'Sans,10'\n"
+         << "set output " << quoted(image_path) << "\n"
+         // Matplotlib's tab10 colors: distinct, and readable on white (gnuplot's 5th is yellow).
+         << "set linetype 1 lc rgb '#1f77b4'\nset linetype 2 lc rgb '#ff7f0e'\n"
+         << "set linetype 3 lc rgb '#2ca02c'\nset linetype 4 lc rgb '#d62728'\n"
+         << "set linetype 5 lc rgb '#9467bd'\nset linetype 6 lc rgb '#8c564b'\n"
+         << "set linetype 7 lc rgb '#e377c2'\nset linetype 8 lc rgb '#7f7f7f'\n"
+         << "set linetype 9 lc rgb '#bcbd22'\nset linetype 10 lc rgb '#17becf'\n"
+         << "set linetype cycle 10\n"
+         << "set multiplot layout " << rows << "," << columns;
+  for (std::size_t i = 0; i < title_lines.size(); ++i) {  // lines joined by gnuplot's "\n"
+    script << (i ? ".\"\\n\"." : " title ") << quoted(title_lines[i]);
+  }
+  if (!title_lines.empty()) script << " font 'Sans,12'";
+  script << "\n";
+  std::size_t block = 0;
+  for (const PlotSpec& panel : panels) {
+    script << "set title " << quoted(panel.title) << "\n"
+           << "set xlabel " << quoted(panel.x_label) << "\nset ylabel " << quoted(panel.y_label)
+           << "\nset grid\n"
+           // The legend sits below the panel, never over the data. gnuplot 5.4 places a boxed
+           // key below so that its frame touches the x label: `height 2` adds a line of space
+           // inside the frame, above and below the entries, which clears the label.
+           << "set key below Left reverse box height 2\n";
+    if (panel.y_range) {
+      script << "set yrange [" << panel.y_range->first << ":" << panel.y_range->second << "]\n"
+             << "set offsets 0, 0, 0, 0\n";
+    } else {
+      // The axis ends at the data plus a margin (`yfix`: not at the next tic, which made a
+      // 0..1 quantity span -0.2..1.2), so lines at the extremes stay off the frame (linear y
+      // only: on a log axis the margin would span decades).
+      script << (panel.log_y ? "set autoscale y\n" : "set autoscale yfix\n")
+             << (panel.log_y ? "set offsets 0, 0, 0, 0\n" : "set offsets 0, 0, graph 0.04, graph 0.04\n");
+    }
+    script << (panel.log_x ? "set logscale x\n" : "unset logscale x\n")
+           << (panel.log_y ? "set logscale y\n" : "unset logscale y\n") << "plot ";
+    for (std::size_t i = 0; i < panel.series.size(); ++i, ++block) {
+      const PlotSeries& s = panel.series[i];
+      const bool bars = !s.y_error.empty();
+      const std::string style = bars ? (s.points ? "yerrorbars pt 7 ps 1.1" : "yerrorlines pt 7 ps 0.8 lw 2")
+                                     : (s.points ? "points pt 7 ps 1.1" : "lines lw 2");
+      script << (i ? ", \\\n     " : "") << quoted(data_path) << " index " << block << " using "
+             << (bars ? "1:2:3" : "1:2") << " with " << style << " lt " << s.color << (s.dashed ? " dt 2" : "")
+             << " title " << quoted(s.label);
+    }
+    for (const ReferenceLine& line : panel.references) {
+      std::ostringstream y;
+      y.precision(10);
+      y << line.y;
+      script << (panel.series.empty() ? "" : ", \\\n     ") << (line.diagonal ? "x" : y.str())
+             << " with lines lc rgb '#555555' dt 3 lw 1.5 title " << quoted(line.label);
+    }
+    script << "\n";
+  }
+  script << "unset multiplot\n";
+  return script.str();
+}
+
+void plot_figure(const std::vector<PlotSpec>& panels, const std::string& path, PlotFormat format,
+                 const std::string& title) {
   EMBPRIV_CHECK(!panels.empty(), "nothing to plot for " << path);
   const std::filesystem::path target(path);
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
@@ -47,45 +136,9 @@ void plot_figure(const std::vector<PlotSpec>& panels, const std::string& path, P
     data.flush();
     EMBPRIV_CHECK(data, "cannot write the plot data " << data_path << " (is the disk full?)");
   }
-  // Up to two panels side by side; more fill rows of two.
-  const std::size_t columns = panels.size() <= 2 ? panels.size() : 2;
-  const std::size_t rows = (panels.size() + columns - 1) / columns;
   {
     std::ofstream script(script_path);
-    script << (format == PlotFormat::png ? "set terminal pngcairo noenhanced dashed size "
-                                         : "set terminal svg noenhanced dashed size ")
-           << 650 * columns << "," << 650 * rows << " font 'Sans,10'\n"
-           << "set output " << quoted(image_path) << "\n"
-           // Matplotlib's tab10 colors: distinct, and readable on white (gnuplot's 5th is yellow).
-           << "set linetype 1 lc rgb '#1f77b4'\nset linetype 2 lc rgb '#ff7f0e'\n"
-           << "set linetype 3 lc rgb '#2ca02c'\nset linetype 4 lc rgb '#d62728'\n"
-           << "set linetype 5 lc rgb '#9467bd'\nset linetype 6 lc rgb '#8c564b'\n"
-           << "set linetype 7 lc rgb '#e377c2'\nset linetype 8 lc rgb '#7f7f7f'\n"
-           << "set linetype 9 lc rgb '#bcbd22'\nset linetype 10 lc rgb '#17becf'\n"
-           << "set linetype cycle 10\n"
-           << "set multiplot layout " << rows << "," << columns << "\n";
-    std::size_t block = 0;
-    for (const PlotSpec& panel : panels) {
-      script << "set title " << quoted(panel.title) << "\n"
-             << "set xlabel " << quoted(panel.x_label) << "\nset ylabel "
-             << quoted(panel.y_label) << "\nset grid\nset key below Left reverse box\n"
-             // Lines at y = 0 or 1 stay off the frame (linear y only: on a log axis the
-             // margin would span decades).
-             << (panel.log_y ? "set offsets 0, 0, 0, 0\n" : "set offsets 0, 0, graph 0.04, graph 0.04\n")
-             << (panel.log_x ? "set logscale x\n" : "unset logscale x\n")
-             << (panel.log_y ? "set logscale y\n" : "unset logscale y\n") << "plot ";
-      for (std::size_t i = 0; i < panel.series.size(); ++i, ++block) {
-        const PlotSeries& s = panel.series[i];
-        const bool bars = !s.y_error.empty();
-        const std::string style = bars ? (s.points ? "yerrorbars pt 7 ps 1.1" : "yerrorlines pt 7 ps 0.8 lw 2")
-                                       : (s.points ? "points pt 7 ps 1.1" : "lines lw 2");
-        script << (i ? ", \\\n     " : "") << quoted(data_path) << " index " << block
-               << " using " << (bars ? "1:2:3" : "1:2") << " with " << style << " lt "
-               << s.color << (s.dashed ? " dt 2" : "") << " title " << quoted(s.label);
-      }
-      script << "\n";
-    }
-    script << "unset multiplot\n";
+    script << gnuplot_script(panels, data_path, image_path, format, title);
     script.flush();
     EMBPRIV_CHECK(script, "cannot write the plot script " << script_path << " (is the disk full?)");
   }

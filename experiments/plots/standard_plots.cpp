@@ -4,11 +4,13 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <sstream>
 
 #include "core/error.h"
 #include "core/log.h"
+#include "experiments/plots/axis_conventions.h"
 
 namespace embpriv {
 namespace {
@@ -236,11 +238,38 @@ std::vector<PlotSeries> aggregate_series(const ResultsTable& table, const PlotRe
   return series;
 }
 
+std::string figure_title(const std::string& run_name, const std::vector<const PlotRequest*>& requests) {
+  // What is swept: the x axes of the panels (columns, not /curves arrays) and the columns that
+  // split the lines, each named once in the order the panels use them.
+  std::vector<std::string> x_axes, lines;
+  const auto add_once = [](std::vector<std::string>& names, const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  };
+  for (const PlotRequest* request : requests) {
+    if (!request->curves) add_once(x_axes, request->x);
+    for (const std::string& g : request->group_by) add_once(lines, g);
+  }
+  const auto joined = [](const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+    return text;
+  };
+  std::string title = run_name;
+  if (!x_axes.empty()) title += ": swept " + joined(x_axes) + " (x axis)";
+  if (!lines.empty()) title += std::string(x_axes.empty() ? ": " : "; ") + "one line per " + joined(lines);
+  return title;
+}
+
 std::vector<std::string> render_plots(const ResultsTable& table,
                                       const std::vector<PlotRequest>& requests,
                                       const std::string& stem) {
   // Figures in the order of their first request: a request alone, or every request of a page.
-  std::vector<std::pair<std::string, std::vector<PlotSpec>>> figures;
+  struct Figure {
+    std::string name;
+    std::vector<PlotSpec> panels;
+    std::vector<const PlotRequest*> requests;
+  };
+  std::vector<Figure> figures;
   std::map<std::string, std::size_t> page_figure;
   for (const PlotRequest& request : requests) {
     PlotSpec panel;
@@ -250,25 +279,35 @@ std::vector<std::string> render_plots(const ResultsTable& table,
     panel.log_x = request.log_x;
     panel.log_y = request.log_y;
     panel.series = aggregate_series(table, request);
-    if (panel.series.empty()) {  // e.g. language-model metrics of a run without a model
+    const AxisConvention convention = axis_convention(request.y, request.curves);
+    if (convention.probability && !request.log_y) {
+      panel.y_range = std::pair{-kProbabilityAxisMargin, 1 + kProbabilityAxisMargin};
+    }
+    panel.references = convention.references;
+    // Nothing measured (language-model metrics of a run without a model; a learned attack the
+    // run skipped, whose panel would repeat its dashed reference lines alone): no panel.
+    if (std::none_of(panel.series.begin(), panel.series.end(), [](const PlotSeries& s) { return !s.dashed; })) {
       info("plot '" + request.name + "' skipped: no ok rows with finite " + request.x + " and " + request.y);
       continue;
     }
     if (request.page.empty()) {
-      figures.push_back({request.name, {panel}});
+      figures.push_back({request.name, {panel}, {&request}});
     } else if (const auto found = page_figure.find(request.page); found != page_figure.end()) {
-      figures[found->second].second.push_back(panel);
+      figures[found->second].panels.push_back(panel);
+      figures[found->second].requests.push_back(&request);
     } else {
       page_figure[request.page] = figures.size();
-      figures.push_back({request.page, {panel}});
+      figures.push_back({request.page, {panel}, {&request}});
     }
   }
   std::vector<std::string> written;
-  for (const auto& [name, panels] : figures) {
+  const std::string run_name = std::filesystem::path(stem).filename().string();
+  for (const Figure& figure : figures) {
+    const std::string title = figure_title(run_name, figure.requests);
     for (const auto& [format, extension] :
          {std::pair{PlotFormat::png, ".png"}, std::pair{PlotFormat::svg, ".svg"}}) {
-      const std::string path = stem + "." + name + extension;
-      plot_figure(panels, path, format);
+      const std::string path = stem + "." + figure.name + extension;
+      plot_figure(figure.panels, path, format, title);
       written.push_back(path);
     }
   }

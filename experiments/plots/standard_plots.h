@@ -39,10 +39,17 @@ std::string missing_plot_columns(const ResultsTable& table, const PlotRequest& r
 // then the group's theory, dashed, in the same color).
 std::vector<PlotSeries> aggregate_series(const ResultsTable& table, const PlotRequest& request);
 
+// The title over a figure: the run's name and what its panels sweep, e.g. "inversion_glove:
+// swept mechanism.epsilon (x axis); one line per mechanism".
+std::string figure_title(const std::string& run_name, const std::vector<const PlotRequest*>& requests);
+
 // Renders every request; rows whose "status" column is not "ok" are left out. Rows sharing the
 // group and x (the seeds of a point) are averaged; the error bar is the standard error over
 // them when there are two or more, else the row's "<y>_stderr" column when the table has one.
-// A request with nothing finite to draw is skipped with a note. Returns the files written.
+// A probability gets a 0..1 axis and its chance line (axis_conventions.h), each figure a title
+// (figure_title).
+// A request with nothing finite measured to draw (only dashed lines) is skipped with a note.
+// Returns the files written.
 // Throws embpriv::Error naming a missing column or a gnuplot failure.
 std::vector<std::string> render_plots(const ResultsTable& table,
                                       const std::vector<PlotRequest>& requests,

@@ -46,7 +46,12 @@ bool plot_bounds_cosines(const std::vector<CheckRow>& rows, const std::string& p
     s.y.push_back(r.measured);
     std::ostringstream title;
     title << r.mechanism << " (" << r.source << "), d = " << d;
-    panels.try_emplace(r.mechanism, PlotSpec{title.str(), "epsilon", "mean cosine(x, y)", true, {}});
+    PlotSpec panel;
+    panel.title = title.str();
+    panel.x_label = "epsilon";
+    panel.y_label = "mean cosine(x, y)";
+    panel.log_x = true;
+    panels.try_emplace(r.mechanism, std::move(panel));
   }
   int color = 1;
   for (auto& [key, points] : measured) {
@@ -73,7 +78,8 @@ bool plot_bounds_cosines(const std::vector<CheckRow>& rows, const std::string& p
   std::vector<PlotSpec> pages;
   for (auto& [mechanism, panel] : panels) pages.push_back(std::move(panel));
   if (pages.empty()) return false;
-  plot_png(pages, path);
+  plot_figure(pages, path, PlotFormat::png,
+              "bounds: measured mean cosine (points) against the theory (lines), d = " + std::to_string(d));
   return true;
 }
 

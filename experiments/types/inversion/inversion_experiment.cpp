@@ -239,7 +239,7 @@ class InversionExperiment final : public ExperimentType {
                 "sentiment_accuracy_clean", true, false,
                 "sentiment accuracy, trained and tested perturbed (dashed: clean)", "", ""}}) {
         request.page = "versus_epsilon";
-        request.theory_label = "clean";
+        request.theory_label = request.name == "learned" ? "KNN" : "clean";
         plots.push_back(request);
       }
     }

@@ -172,3 +172,57 @@ TEST_CASE("render_plots writes a PNG and an SVG per figure", "[engine]") {
   CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 2);
   fs::remove_all(dir);
 }
+
+TEST_CASE("a figure's title names the run and what its panels sweep", "[engine]") {
+  PlotRequest knn = request(), learned = request();
+  learned.group_by = {"mechanism_name", "status"};
+  CHECK(figure_title("inversion_glove", {&knn, &learned}) ==
+        "inversion_glove: swept mechanism.epsilon (x axis); one line per mechanism_name, status");
+  PlotRequest roc = request();
+  roc.curves = true;
+  CHECK(figure_title("mia", {&roc}) == "mia: one line per mechanism_name");
+}
+
+TEST_CASE("the gnuplot script keeps legends off the labels, fixes probability axes, draws chance", "[engine]") {
+  PlotSpec probability;
+  probability.title = "AUC";
+  probability.series.push_back({"vmf", {1, 2}, {0.6, 0.7}});
+  probability.y_range = std::pair{-0.02, 1.02};
+  probability.references = {{"chance (AUC 0.5)", 0.5}, {"diagonal", 0, true}};
+  PlotSpec free_axis = probability;
+  free_axis.y_range.reset();
+  free_axis.references.clear();
+  const std::string script = gnuplot_script({probability, free_axis}, "d.dat", "i.png", PlotFormat::png, "run: x");
+  CHECK_THAT(script, Contains("set multiplot layout 1,2 title 'run: x'"));
+  CHECK_THAT(script, Contains("set key below Left reverse box height 2"));
+  CHECK_THAT(script, Contains("set yrange [-0.02:1.02]"));
+  CHECK_THAT(script, Contains("0.5 with lines lc rgb '#555555' dt 3 lw 1.5 title 'chance (AUC 0.5)'"));
+  CHECK_THAT(script, Contains("x with lines lc rgb '#555555' dt 3 lw 1.5 title 'diagonal'"));
+  // The second panel autoscales again rather than inheriting the first one's range.
+  const std::string second = script.substr(script.rfind("set title"));
+  CHECK_THAT(second, Contains("set autoscale yfix"));
+  CHECK(second.find("yrange") == std::string::npos);
+  // A title wider than its figure breaks after "; " into gnuplot's two-line string.
+  const std::string long_title =
+      "privateai_demo: swept dp.epsilon (x axis); one line per method, aggregator, dp.clip_norm";
+  CHECK_THAT(gnuplot_script({free_axis}, "d.dat", "i.png", PlotFormat::png, long_title),
+             Contains("title 'privateai_demo: swept dp.epsilon (x axis);'.\"\\n\".'one line per method, "
+                      "aggregator, dp.clip_norm'"));
+}
+
+TEST_CASE("render_plots draws a probability from 0 to 1 with its chance line", "[engine]") {
+  const fs::path dir = fs::temp_directory_path() / ("embpriv_plots_chance_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  ResultsTable t = table();
+  t.columns.push_back({"auc_loss", std::vector<double>{0.5, 0.6, 0.7, 0.8, 0.5, 0.5, 0.6, 0.6, 0.9}});
+  PlotRequest auc = request();
+  auc.name = "auc";
+  auc.y = "auc_loss";
+  auc.theory.clear();
+  const auto files = render_plots(t, {auc}, (dir / "run").string());
+  REQUIRE(files.size() == 2);
+  std::ifstream svg(files[1]);
+  const std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
+  CHECK_THAT(text, Contains("chance (AUC 0.5)") && Contains("run: swept mechanism.epsilon (x axis)"));
+  fs::remove_all(dir);
+}
