@@ -11,6 +11,8 @@ packages=(
   libeigen3-dev libboost-math-dev libhdf5-dev hdf5-tools libyaml-cpp-dev
   catch2 libcli11-dev nlohmann-json3-dev
   gnuplot-nox
+  # tests/slurm/real_slurm_test.sh: a one-node Slurm cluster the test starts and stops
+  slurm-wlm munge
   # notebooks/ (executed by the tests): Debian's Python, Jupyter's nbconvert and kernel
   jupyter-nbconvert python3-ipykernel python3-pandas python3-matplotlib python3-h5py python3-numpy
   # tests/accounting/rdp_reference.py (the accountant's independent reference values)
