@@ -4,7 +4,7 @@
 
 #include <limits>
 
-#include "attacks/running_top_k.h"
+#include "core/running_top_k.h"
 #include "core/error.h"
 
 namespace embpriv {
@@ -63,7 +63,7 @@ Neighbours nearest_rows(const at::Tensor& queries, const at::Tensor& table, cons
   for (std::int64_t q0 = 0; q0 < q_all.size(0); q0 += query_chunk) {
     at::Tensor q = q_all.narrow(0, q0, std::min(query_chunk, q_all.size(0) - q0));
     if (options.metric == KnnMetric::cosine) q = q / q.norm(2, 1, true).clamp_min(1e-12);
-    if (q.device().is_cpu()) {  // one pass over each chunk's scores (attacks/running_top_k.h)
+    if (q.device().is_cpu()) {  // one pass over each chunk's scores (core/running_top_k.h)
       RunningTopK top(q.size(0), options.k);
       for (std::int64_t t0 = 0; t0 < V; t0 += options.table_chunk) {
         const std::int64_t n = std::min(options.table_chunk, V - t0);

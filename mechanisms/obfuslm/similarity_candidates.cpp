@@ -9,53 +9,42 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/running_top_k.h"
 
 namespace embpriv {
 namespace {
 
-// numpy.quantile's "linear" value of each row of slab [n, V] (cosines, so within [-1, 1] up to
-// rounding): v[lower] + fraction (v[lower + 1] - v[lower]) in the sorted row. A histogram of
-// the row over 4096 bins finds the bins holding ranks lower and lower + 1; only their values
-// are sorted. Two passes over the row; rows in parallel. (ATen's kthvalue took 6x the time of
-// the GEMM itself here, std::nth_element 1.4x.)
-at::Tensor row_quantiles(const at::Tensor& slab, std::int64_t lower, double fraction) {
-  constexpr int kBins = 4096;
-  const std::int64_t n = slab.size(0), V = slab.size(1);
-  at::Tensor out = at::empty({n}, at::kDouble);
-  const at::Tensor rows = slab.contiguous();
-  const float* data = rows.data_ptr<float>();
-  double* result = out.data_ptr<double>();
+// numpy.quantile's "linear" value of one row of D (V cosines, so within [-1, 1] up to
+// rounding): v[lower] + fraction (v[upper] - v[lower]) in the sorted row, upper = lower + 1
+// (or V - 1). A histogram of the row over kBins bins finds the bins holding ranks lower and
+// upper; only their values are sorted. Two passes over the row, which is in cache for the
+// second. (ATen's kthvalue took 6x the time of the GEMM itself here, std::nth_element 1.4x.)
+constexpr int kBins = 4096;
+
+double row_quantile(const float* row, std::int64_t V, std::int64_t lower, std::int64_t upper, double fraction,
+                    std::vector<std::int64_t>& counts, std::vector<float>& picked) {
   const auto bin_of = [](float v) {
     const int b = static_cast<int>((v + 1.0f) * (kBins / 2.0f));
     return b < 0 ? 0 : (b >= kBins ? kBins - 1 : b);
   };
-  const std::int64_t upper = std::min(lower + 1, V - 1);
-  at::parallel_for(0, n, 1, [&](std::int64_t begin, std::int64_t end) {
-    std::vector<std::int64_t> counts(kBins);
-    std::vector<float> picked;
-    for (std::int64_t r = begin; r < end; ++r) {
-      const float* row = data + r * V;
-      std::fill(counts.begin(), counts.end(), 0);
-      for (std::int64_t j = 0; j < V; ++j) ++counts[static_cast<std::size_t>(bin_of(row[j]))];
-      // The bins of ranks lower and upper, and the number of values below the first.
-      std::int64_t before = 0;
-      int first = 0;
-      while (before + counts[static_cast<std::size_t>(first)] <= lower) before += counts[static_cast<std::size_t>(first++)];
-      int last = first;
-      std::int64_t through = before + counts[static_cast<std::size_t>(first)];
-      while (through <= upper) through += counts[static_cast<std::size_t>(++last)];
-      picked.clear();
-      for (std::int64_t j = 0; j < V; ++j) {
-        const int b = bin_of(row[j]);
-        if (b >= first && b <= last) picked.push_back(row[j]);
-      }
-      std::sort(picked.begin(), picked.end());
-      const double below = picked[static_cast<std::size_t>(lower - before)];
-      const double above = picked[static_cast<std::size_t>(upper - before)];
-      result[r] = below + fraction * (above - below);
-    }
-  });
-  return out;
+  counts.assign(kBins, 0);
+  for (std::int64_t j = 0; j < V; ++j) ++counts[static_cast<std::size_t>(bin_of(row[j]))];
+  // The bins of ranks lower and upper, and the number of values below the first.
+  std::int64_t before = 0;
+  int first = 0;
+  while (before + counts[static_cast<std::size_t>(first)] <= lower) before += counts[static_cast<std::size_t>(first++)];
+  int last = first;
+  std::int64_t through = before + counts[static_cast<std::size_t>(first)];
+  while (through <= upper) through += counts[static_cast<std::size_t>(++last)];
+  picked.clear();
+  for (std::int64_t j = 0; j < V; ++j) {
+    const int b = bin_of(row[j]);
+    if (b >= first && b <= last) picked.push_back(row[j]);
+  }
+  std::sort(picked.begin(), picked.end());
+  const double below = picked[static_cast<std::size_t>(lower - before)];
+  const double above = picked[static_cast<std::size_t>(upper - before)];
+  return below + fraction * (above - below);
 }
 
 }  // namespace
@@ -95,7 +84,7 @@ SimilarCandidates most_similar_rows(const at::Tensor& unit, const at::Tensor& qu
   const std::int64_t C = std::min(options.candidates, V);
   const std::int64_t block =
       options.block > 0 ? options.block : std::max<std::int64_t>(1, (std::int64_t{1} << 25) / V);
-  const at::Tensor query_ids = queries.to(at::kLong).reshape({-1});
+  const at::Tensor query_ids = queries.to(at::kLong).reshape({-1}).contiguous();
   const float minus_infinity = -std::numeric_limits<float>::infinity();
 
   // numpy.quantile's default ("linear"): position p = beta (V - 1) in the sorted row,
@@ -104,29 +93,51 @@ SimilarCandidates most_similar_rows(const at::Tensor& unit, const at::Tensor& qu
   const std::int64_t lower = static_cast<std::int64_t>(std::floor(position));
   const double fraction = position - static_cast<double>(lower);
 
+  const std::int64_t upper = std::min(lower + 1, V - 1);
+  // The row filters, read once: allowed columns and each query's floor.
+  const at::Tensor allowed_mask = allowed.defined() ? allowed.to(at::kBool).contiguous() : at::Tensor();
+  const at::Tensor floors = floor.defined() ? floor.reshape({-1}).to(at::kFloat).contiguous() : at::Tensor();
+  const bool* allowed_column = allowed_mask.defined() ? allowed_mask.data_ptr<bool>() : nullptr;
+  const float* floor_of = floors.defined() ? floors.data_ptr<float>() : nullptr;
+  const std::int64_t* query_id = query_ids.data_ptr<std::int64_t>();
+
   std::vector<at::Tensor> indices, scores, quantile_parts;
   for (std::int64_t q0 = 0; q0 < Q; q0 += block) {
     const std::int64_t n = std::min(block, Q - q0);
-    const at::Tensor ids = query_ids.narrow(0, q0, n);
-    at::Tensor slab = at::matmul(unit.index_select(0, ids), unit.t());  // [n, V]: rows of D
-    if (want_quantiles) {
-      quantile_parts.push_back(row_quantiles(slab, lower, fraction));
-    }
-    slab.scatter_(1, ids.unsqueeze(1), minus_infinity);  // j != i
-    if (allowed.defined()) slab.masked_fill_(~allowed.to(at::kBool).unsqueeze(0), minus_infinity);
-    if (floor.defined()) {
-      const at::Tensor f = floor.reshape({-1}).narrow(0, q0, n).to(at::kFloat).unsqueeze(1);
-      slab.masked_fill_(slab < f, minus_infinity);
-    }
-    auto [top_scores, top_indices] = slab.topk(C, 1);
-    // A fixed order whatever topk did with ties: score descending, then row index ascending.
-    auto [by_index, index_order] = top_indices.sort(1);
-    const at::Tensor scores_by_index = top_scores.gather(1, index_order);
-    auto [sorted_scores, score_order] = scores_by_index.sort(/*stable=*/true, 1, /*descending=*/true);
-    at::Tensor sorted_indices = by_index.gather(1, score_order);
-    sorted_indices.masked_fill_(sorted_scores == minus_infinity, -1);
-    indices.push_back(sorted_indices);
-    scores.push_back(sorted_scores);
+    const at::Tensor slab =
+        at::matmul(unit.index_select(0, query_ids.narrow(0, q0, n)), unit.t()).contiguous();  // [n, V]: rows of D
+    const float* d = slab.data_ptr<float>();
+    at::Tensor top_scores = at::full({n, C}, minus_infinity, at::kFloat);
+    at::Tensor top_indices = at::full({n, C}, -1, at::kLong);
+    at::Tensor quantile_part = at::empty({want_quantiles ? n : 0}, at::kDouble);
+    float* best = top_scores.data_ptr<float>();
+    std::int64_t* best_column = top_indices.data_ptr<std::int64_t>();
+    double* quantile_of = quantile_part.data_ptr<double>();
+    // Each row of D once, while it is in cache: its quantile over all V cosines, then its C
+    // best columns j != q that are allowed and >= the query's floor, offered in increasing j
+    // (core/running_top_k.h: score descending, ties to the lower row, -1 / -inf padding).
+    // Rows are independent: any split over threads gives the same lists.
+    at::parallel_for(0, n, 1, [&](std::int64_t begin, std::int64_t end) {
+      std::vector<std::int64_t> counts;
+      std::vector<float> picked;
+      for (std::int64_t r = begin; r < end; ++r) {
+        const float* row = d + r * V;
+        if (want_quantiles) quantile_of[r] = row_quantile(row, V, lower, upper, fraction, counts, picked);
+        float* row_best = best + r * C;
+        std::int64_t* row_column = best_column + r * C;
+        const float row_floor = floor_of ? floor_of[q0 + r] : minus_infinity;
+        const std::int64_t self = query_id[q0 + r];
+        for (std::int64_t j = 0; j < V; ++j) {
+          const float v = row[j];
+          if (v > row_best[C - 1] && v >= row_floor && j != self && (!allowed_column || allowed_column[j])) {
+            offer_top_k(row_best, row_column, C, v, j);
+          }
+        }
+      }
+    });
+    if (want_quantiles) quantile_parts.push_back(quantile_part);
+    indices.push_back(top_indices);
+    scores.push_back(top_scores);
   }
   if (want_quantiles) *quantiles = Q ? at::cat(quantile_parts) : at::empty({0}, at::kDouble);
   if (Q == 0) return {at::empty({0, C}, at::kLong), at::empty({0, C}, at::kFloat)};

@@ -1,4 +1,4 @@
-#include "attacks/running_top_k.h"
+#include "core/running_top_k.h"
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -37,20 +37,9 @@ void RunningTopK::add(const at::Tensor& scores, std::int64_t first, const at::Te
       float* best = best_scores_.data() + row * k;
       std::int64_t* column = best_columns_.data() + row * k;
       const float* r = values + row * n;
-      float threshold = best[k - 1];  // a new score must beat the k-th best
       for (std::int64_t j = 0; j < n; ++j) {
         const float v = subtract ? r[j] - subtract[j] : r[j];
-        if (!(v > threshold) || (skipped && skipped[j])) continue;
-        // Insert after every kept score >= v: equal scores keep the lower column first.
-        std::int64_t at = k - 1;
-        while (at > 0 && best[at - 1] < v) {
-          best[at] = best[at - 1];
-          column[at] = column[at - 1];
-          --at;
-        }
-        best[at] = v;
-        column[at] = first + j;
-        threshold = best[k - 1];
+        if (v > best[k - 1] && !(skipped && skipped[j])) offer_top_k(best, column, k, v, first + j);
       }
     }
   });

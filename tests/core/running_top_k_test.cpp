@@ -1,10 +1,10 @@
-// The running top-k of the KNN attack's CPU path (attacks/running_top_k.h).
+// The running top-k of the KNN attack's CPU path (core/running_top_k.h).
 #include "tests/catch.h"
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
-#include "attacks/running_top_k.h"
+#include "core/running_top_k.h"
 
 using namespace embpriv;
 

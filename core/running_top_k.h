@@ -12,6 +12,23 @@
 
 namespace embpriv {
 
+// Offers (score, column) to one row's list of the k best so far, best[0..k) sorted descending
+// (unfilled places hold -inf): kept when it beats the k-th best, inserted after every kept
+// score >= it, so that among equal scores the column offered first stays first. Offering a
+// row's columns in increasing order therefore breaks ties towards the lower column. -inf and
+// NaN are never kept.
+inline void offer_top_k(float* best, std::int64_t* column, std::int64_t k, float score, std::int64_t index) {
+  if (!(score > best[k - 1])) return;
+  std::int64_t at = k - 1;
+  while (at > 0 && best[at - 1] < score) {
+    best[at] = best[at - 1];
+    column[at] = column[at - 1];
+    --at;
+  }
+  best[at] = score;
+  column[at] = index;
+}
+
 class RunningTopK {
  public:
   RunningTopK(std::int64_t rows, std::int64_t k);
