@@ -10,10 +10,10 @@
 #include "attacks/rmia.h"
 #include "data/data_paths.h"
 #include "experiments/types/mia/mia_attacks.h"
+#include "experiments/types/mia/mia_models.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/membership_columns.h"
 #include "mechanisms/mechanism.h"
-#include "models/logistic_regression.h"
 #include "experiments/types/shared/data_keys.h"
 
 namespace embpriv {
@@ -48,20 +48,7 @@ MiaSettings read_settings(const YAML::Node& c) {
   return s;
 }
 
-// Mean-pooled sentence features of every candidate, with token rows perturbed (or clean).
-at::Tensor sentence_features(const PrivateText& text, const Mechanism* mechanism, std::uint64_t seed) {
-  const at::Tensor rows = text.table.index_select(0, at::tensor(text.flat, at::kLong));
-  const at::Tensor used = mechanism ? mechanism->perturb(rows, RandomStream{seed, 0}) : rows;
-  return mean_pooled(text, used).features;
-}
-
-// A classifier trained on the members' (noisy) features.
-LogisticRegression train_on(const at::Tensor& noisy, const at::Tensor& labels, const at::Tensor& in, double l2) {
-  const at::Tensor members = in.nonzero().squeeze(1);
-  return LogisticRegression::fit(noisy.index_select(0, members), labels.index_select(0, members), l2);
-}
-
-// The clean features of sentences no model trains on, with their labels.
+// The clean features of sentences, with their labels.
 SentenceFeatures clean_features_of(const PrivateText& text) {
   return mean_pooled(text, text.table.index_select(0, at::tensor(text.flat, at::kLong)));
 }
@@ -177,46 +164,39 @@ class MiaExperiment final : public ExperimentType {
     const std::vector<LabelledSentence> population_sentences(pool.begin() + s.examples,
                                                              pool.begin() + s.examples + s.population);
     pool.resize(static_cast<std::size_t>(s.examples));
-    const PrivateText text = encode_sentences(data, s.data, pool, pool.size());
-    const SentenceFeatures clean_features = clean_features_of(text);
-    const SentenceFeatures population = clean_features_of(
-        encode_sentences(data, s.data, population_sentences, population_sentences.size()));
-    const at::Tensor& clean = clean_features.features;
-    const at::Tensor& labels = clean_features.labels;
-    const std::int64_t N = clean.size(0);
+    MiaCandidates candidates;
+    candidates.text = encode_sentences(data, s.data, pool, pool.size());
+    candidates.clean = clean_features_of(candidates.text);
+    candidates.population =
+        clean_features_of(encode_sentences(data, s.data, population_sentences, population_sentences.size()));
+    const std::int64_t N = candidates.clean.features.size(0), P = candidates.population.features.size(0);
     const Mechanism* used = s.perturb ? mechanism.get() : nullptr;
-    const auto seed = [&](const std::string& purpose, std::uint64_t index) {
-      return derive_seed(input.point.seed, input.point.point_id, purpose + "." + std::to_string(index));
+    // Model 0 is the target (a random half, its own noise); 1..S the attacker's shadows (its own
+    // halves and noise). Trained once per run for every row that shares them (mia_models.h).
+    const std::uint64_t models_id = models_point_id(input.point);
+    const auto classifier = [&](std::int64_t index) -> const MiaClassifier& {
+      const std::string key = "mia.classifier/" + std::to_string(input.point.seed) + "/" + std::to_string(models_id) +
+                              "/population " + std::to_string(s.population) + "/" + std::to_string(index);
+      return input.cache.get_or_make<MiaClassifier>(
+          key, [&] { return train_mia_classifier(candidates, used, s.l2, input.point.seed, models_id, index); });
     };
-
-    // The target: a random half, its own noise; queried on clean candidates.
     input.phases.start("train_target");
-    const at::Tensor members = random_members(N, seed("mia.members", 0));
-    const LogisticRegression target =
-        train_on(sentence_features(text, used, seed("mia.target_noise", 0)), labels, members, s.l2);
+    const MiaClassifier& target = classifier(0);
+    const at::Tensor& members = target.in;
     MiaConfidences confidences;
-    confidences.target_phi = logit_confidence(target.probabilities(clean), labels);
-    confidences.population_target_phi = logit_confidence(target.probabilities(population.features), population.labels);
-    const at::Tensor outside = (~members).nonzero().squeeze(1), inside = members.nonzero().squeeze(1);
-    const double train_accuracy = target.accuracy(clean.index_select(0, inside), labels.index_select(0, inside));
-    const double test_accuracy = target.accuracy(clean.index_select(0, outside), labels.index_select(0, outside));
+    confidences.target_phi = target.phi;
+    confidences.population_target_phi = target.population_phi;
 
-    // The shadows: the attacker's own random halves and noise. Every attack variant below reads
-    // these same shadows: none retrains.
+    // The shadows. Every attack variant below reads these same shadows: none retrains.
     input.phases.start("train_shadows");
-    const std::int64_t P = population.features.size(0);
     confidences.shadow_phi = at::empty({s.shadows, N}, at::kDouble);
     confidences.shadow_in = at::empty({s.shadows, N}, at::kBool);
     confidences.population_shadow_phi = at::empty({s.shadows, P}, at::kDouble);
     for (std::int64_t k = 0; k < s.shadows; ++k) {
-      const auto index = static_cast<std::uint64_t>(k + 1);
-      const at::Tensor in = random_members(N, seed("mia.shadow_members", index));
-      confidences.shadow_in[k] = in;
-      const LogisticRegression shadow =
-          train_on(sentence_features(text, used, seed("mia.shadow_noise", index)), labels, in, s.l2);
-      confidences.shadow_phi[k] = logit_confidence(shadow.probabilities(clean), labels);
-      confidences.population_shadow_phi[k] =
-          logit_confidence(shadow.probabilities(population.features), population.labels);
+      const MiaClassifier& shadow = classifier(k + 1);
+      confidences.shadow_in[k] = shadow.in;
+      confidences.shadow_phi[k] = shadow.phi;
+      confidences.population_shadow_phi[k] = shadow.population_phi;
     }
     input.phases.start("attack");
     const auto attacks = mia_attack_scores(confidences, s.center, s.rmia);
@@ -228,8 +208,8 @@ class MiaExperiment final : public ExperimentType {
     result.set("examples", static_cast<double>(N));
     result.set("shadows", static_cast<double>(s.shadows));
     result.set("population", static_cast<double>(P));
-    result.set("target_train_accuracy", train_accuracy);
-    result.set("target_test_accuracy", test_accuracy);
+    result.set("target_train_accuracy", target.train_accuracy);
+    result.set("target_test_accuracy", target.test_accuracy);
     std::ostringstream headline;
     headline.precision(3);
     for (const std::string& name : mia_attack_names()) {
@@ -246,7 +226,7 @@ class MiaExperiment final : public ExperimentType {
         headline << name << ": auc=" << roc.auc << " tpr@1%=" << roc.tpr_at_1_percent << " ";
       }
     }
-    headline << "test_acc=" << test_accuracy;
+    headline << "test_acc=" << target.test_accuracy;
     result.set("mechanism_name", s.perturb ? mechanism->name() : "none");
     result.headline = headline.str();
     return result;

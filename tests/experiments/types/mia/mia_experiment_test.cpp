@@ -84,3 +84,24 @@ TEST_CASE("mia: RMIA reads LiRA's shadows and runs from one reference model", "[
   CHECK_THROWS_WITH(run.dry_run("type: mia\nattack: {rmia_gamma: 0}\n"),
                     Catch::Contains("attack.rmia_gamma must be > 0"));
 }
+
+TEST_CASE("mia: rows that differ in attack keys attack the same models", "[engine][mia][rmia]") {
+  ExperimentRun run("embpriv_mia_same_models_test");
+  const ResultsTable swept =
+      run("type: mia\ndata: {perturb: false}\nsweep:\n  attack.shadows: [2, 4]\n  attack.rmia_gamma: [1, 2]\n");
+  REQUIRE(swept.rows() == 4);
+  // One target for every row: the same accuracies and the same loss attack.
+  for (std::size_t row = 1; row < 4; ++row) {
+    CHECK(number_at_row(swept, "target_test_accuracy", row) == number_at_row(swept, "target_test_accuracy", 0));
+    CHECK(number_at_row(swept, "auc_loss", row) == number_at_row(swept, "auc_loss", 0));
+  }
+  // Shadow k is the same model whatever the count: the row with 4 shadows equals a run with
+  // 4 shadows and nothing swept, to the last bit.
+  const ResultsTable alone = run("type: mia\ndata: {perturb: false}\nattack: {shadows: 4, rmia_gamma: 2}\n");
+  const std::size_t row = 3;  // attack.shadows = 4, attack.rmia_gamma = 2
+  REQUIRE(number_at_row(swept, "shadows", row) == 4);
+  REQUIRE(std::get<std::vector<std::int64_t>>(swept.column("attack.rmia_gamma").values)[row] == 2);
+  CHECK(number_at_row(swept, "auc_rmia_online", row) == number_at_row(alone, "auc_rmia_online", 0));
+  CHECK(number_at_row(swept, "auc_lira_online", row) == number_at_row(alone, "auc_lira_online", 0));
+  CHECK(number_at_row(swept, "tpr_at_1%fpr_rmia_offline", row) == number_at_row(alone, "tpr_at_1%fpr_rmia_offline", 0));
+}
