@@ -136,6 +136,21 @@ class MiaExperiment final : public ExperimentType {
         plots.push_back(tpr);
       }
     }
+    // Over the number of reference models (configs/paper/mia_rmia.yaml): one panel per attack
+    // that reads them, one line per setting; the rows of a setting share their models.
+    if (std::find(swept.begin(), swept.end(), "attack.shadows") != swept.end()) {
+      std::vector<std::string> settings;
+      for (const auto& key : swept) {
+        if (key != "attack.shadows") settings.push_back(key);
+      }
+      for (const std::string& a : {std::string("lira_online"), std::string("lira_offline"), std::string("rmia_online"),
+                                   std::string("rmia_offline")}) {
+        plots.push_back(PlotRequest{"auc_references_" + a, "shadows", "auc_" + a, settings, "", true, false,
+                                    "AUC vs reference models, " + a, "", "auc_versus_references"});
+        plots.push_back(PlotRequest{"tpr_references_" + a, "shadows", "tpr_at_1%fpr_" + a, settings, "", true, false,
+                                    "TPR at 1% FPR vs reference models, " + a, "", "tpr_versus_references"});
+      }
+    }
     std::vector<std::string> roc_groups = swept;
     for (const std::string& a : mia_attack_names()) {
       PlotRequest roc{"roc_" + a, "roc_fpr_" + a, "roc_tpr_" + a, roc_groups, "", true, true,
