@@ -1,5 +1,6 @@
 #include "experiments/types/registry.h"
 
+#include "experiments/types/accountant/accountant_experiment.h"
 #include "experiments/types/audit/audit_experiment.h"
 #include "experiments/types/bounds/bounds_experiment.h"
 #include "experiments/types/federated/federated_experiment.h"
@@ -20,6 +21,7 @@ const ExperimentRegistry& default_experiment_registry() {
     r.add(make_mia_experiment());
     r.add(make_federated_experiment());
     r.add(make_bounds_experiment());
+    r.add(make_accountant_experiment());
     return r;
   }();
   return registry;

