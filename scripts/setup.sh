@@ -17,9 +17,12 @@ packages=(
   jupyter-nbconvert python3-ipykernel python3-pandas python3-matplotlib python3-h5py python3-numpy
   # tests/accounting/rdp_reference.py (the accountant's independent reference values)
   python3-scipy python3-mpmath
+  # the Python module (python/, docs/python.md): Debian's torch shares libtorch-dev's libraries;
+  # its tests run under pytest (python3-yaml reads configs in them)
+  python3-torch pybind11-dev python3-pytest python3-yaml
 )
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3-torch python3-faiss)
+  packages+=(python3-faiss)
 fi
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang-14 libclang-rt-14-dev)
