@@ -200,7 +200,7 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path), mapping
     }
     std::uint64_t elements = 1;
     for (const std::int64_t n : entry.shape) {
-      EMBPRIV_CHECK(n >= 0 && (n == 0 || elements <= (std::uint64_t{1} << 62) / static_cast<std::uint64_t>(n)),
+      EMBPRIV_CHECK(n >= 0 && (n == 0 || elements <= (std::uint64_t{1} << 56) / static_cast<std::uint64_t>(n)),
                     path << ": tensor '" << name << "' has an impossible shape");
       elements *= static_cast<std::uint64_t>(n);
     }
