@@ -32,7 +32,7 @@ Llama2cModel Llama2cModel::with_vocabulary(const at::Tensor& embedding, const at
 
 at::Tensor Llama2cModel::embed(const at::Tensor& ids) const {
   EMBPRIV_CHECK(!ids.is_floating_point(), "token ids must be integers, got " << ids.dtype());
-  const at::Tensor flat = ids.to(at::kLong);
+  const at::Tensor flat = ids.to(w_.token_embedding.device(), at::kLong);
   if (flat.numel() > 0) {
     const std::int64_t lo = flat.min().item<std::int64_t>(), hi = flat.max().item<std::int64_t>();
     EMBPRIV_CHECK(lo >= 0 && hi < config().vocab_size,
