@@ -43,6 +43,33 @@ Outcome run_on(const std::string& folder, const TempDir& dir) {
                     Capture::errors);
 }
 
+// Runs `embpriv run CONFIG OVERRIDES` and reads its table.
+ResultsTable run_table(const std::string& config, const std::string& overrides, const std::string& out) {
+  const Outcome o = run_binary("-q run " + config + " " + overrides + " --no-plot --threads 1 --overwrite --out " + out);
+  INFO(o.output);
+  REQUIRE(o.code == 0);
+  return read_results_h5(out);
+}
+
+// "" when the tables are the same, the perplexity columns to 1e-5 relative (they come from
+// float32 logits that differ by < 2e-5, tests/models/llama2c_to_hf_test.cpp) and every other
+// column bit for bit.
+std::string difference_but_perplexity(ResultsTable hf, const ResultsTable& llama2c) {
+  for (Column& column : hf.columns) {
+    if (column.name.rfind("lm_perplexity", 0) != 0) continue;
+    const std::vector<double>& a = hf.values<double>(column.name);
+    const std::vector<double>& b = llama2c.values<double>(column.name);
+    if (a.size() != b.size()) return column.name + " has another size";
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (!(std::abs(a[i] - b[i]) <= 1e-5 * std::abs(b[i])) || !(a[i] > 1)) {
+        return column.name + " row " + std::to_string(i) + ": " + std::to_string(a[i]) + " vs " + std::to_string(b[i]);
+      }
+    }
+    column.values = llama2c.column(column.name).values;
+  }
+  return table_difference(hf, llama2c);
+}
+
 void expect_one_error(const Outcome& o, const std::string& part) {
   INFO(o.output);
   CHECK(o.code == 2);
@@ -61,35 +88,28 @@ TEST_CASE("convert llama2c-to-hf writes a folder the inversion config reads, wit
   REQUIRE(converted.code == 0);
   for (const char* file : {"config.json", "model.safetensors", "tokenizer.json"}) CHECK(fs::exists(folder + "/" + file));
 
-  const auto run = [&](const std::string& overrides, const std::string& out) {
-    const Outcome o = run_binary("-q run " + kHfConfig + " " + overrides + " --no-plot --threads 1 --out " + out);
-    INFO(o.output);
-    REQUIRE(o.code == 0);
-    return read_results_h5(out);
-  };
-  ResultsTable hf = run("data.model=" + folder + " data.tokenizer=" + folder, dir / "hf.h5");
-  const ResultsTable llama2c =
-      run("data.model=tinyllama/stories260K.bin data.tokenizer=tinyllama/tok512.bin", dir / "llama2c.h5");
+  const ResultsTable hf = run_table(kHfConfig, "data.model=" + folder + " data.tokenizer=" + folder, dir / "hf.h5");
+  const ResultsTable llama2c = run_table(
+      kHfConfig, "data.model=tinyllama/stories260K.bin data.tokenizer=tinyllama/tok512.bin", dir / "llama2c.h5");
   REQUIRE(hf.rows() == 12);
-  // The perplexities come from float32 logits that differ by < 2e-5 (tests/models/
-  // llama2c_to_hf_test.cpp): equal to 1e-5 relative; every other column bit for bit.
-  for (const char* name : {"lm_perplexity_clean", "lm_perplexity_perturbed"}) {
-    INFO(name);
-    const std::vector<double>& a = hf.values<double>(name);
-    const std::vector<double>& b = llama2c.values<double>(name);
-    REQUIRE(a.size() == b.size());
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      CHECK(std::abs(a[i] - b[i]) <= 1e-5 * std::abs(b[i]));
-      CHECK(a[i] > 1);
-    }
-    for (Column& column : hf.columns) {
-      if (column.name == name) column.values = llama2c.column(name).values;
-    }
-  }
-  CHECK(table_difference(hf, llama2c) == "");
+  CHECK(difference_but_perplexity(hf, llama2c) == "");
   const std::vector<double>& top1 = llama2c.values<double>("top1_recovery");
   CHECK(*std::min_element(top1.begin(), top1.end()) < 0.5);  // the table holds real numbers: some
   CHECK(*std::max_element(top1.begin(), top1.end()) > 0.9);  // points hide tokens, others not
+}
+
+TEST_CASE("obfuslm's client/server flow on the converted folder gives the llama2.c table", "[apps][hf]") {
+  TempDir dir("embpriv_convert_obfuslm_test");
+  const std::string folder = dir / "stories260K-hf";
+  REQUIRE(convert(folder).code == 0);
+  const std::string config = std::string(EMBPRIV_SOURCE_DIR) + "/configs/obfuslm_stories260k.yaml";
+  const std::string small = "data.max_sentences=40 sweep.obfuscation.k=[1,5] sweep.obfuscation.epsilon=[3] ";
+  const ResultsTable hf = run_table(config, small + "data.model=" + folder + " data.tokenizer=" + folder, dir / "hf.h5");
+  const ResultsTable llama2c = run_table(config, small, dir / "llama2c.h5");
+  REQUIRE(hf.rows() == 2);
+  CHECK(difference_but_perplexity(hf, llama2c) == "");
+  const std::vector<std::string>& text = hf.values<std::string>("generated_text");
+  CHECK(text[0].rfind("Once upon a time, there was a little girl named Lily.", 0) == 0);  // k = 1: the clean model
 }
 
 TEST_CASE("convert and bad model folders: one error line, exit code 2", "[apps][hf]") {
