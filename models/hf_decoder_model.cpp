@@ -48,9 +48,10 @@ std::unique_ptr<LanguageModel> HfDecoderModel::with_token_rows(const at::Tensor&
                                           << head.sizes());
   HfDecoderWeights weights = w_;
   const c10::Device device = w_.embed_tokens.device();
+  const bool tied = embedding.is_same(head);
   weights.embed_tokens = embedding.to(device, at::kFloat).contiguous();
-  weights.lm_head = head.to(device, at::kFloat).contiguous();
-  weights.config.tie_word_embeddings = embedding.is_same(head);
+  weights.lm_head = tied ? weights.embed_tokens : head.to(device, at::kFloat).contiguous();
+  weights.config.tie_word_embeddings = tied;
   return std::make_unique<HfDecoderModel>(std::move(weights));
 }
 

@@ -21,7 +21,7 @@ class Llama2cModel : public LanguageModel {
   at::Tensor embedding_table() const override { return w_.token_embedding; }
   const at::Tensor& classifier() const { return w_.classifier; }
   at::Tensor head_table() const override { return w_.classifier; }
-  bool tied_head() const override { return w_.classifier.is_same(w_.token_embedding); }
+  bool tied_head() const override { return w_.classifier.data_ptr() == w_.token_embedding.data_ptr(); }
   std::int64_t vocab_size() const override { return w_.config.vocab_size; }
   std::int64_t hidden_size() const override { return w_.config.dim; }
   std::int64_t max_sequence_length() const override { return w_.config.seq_len; }

@@ -69,6 +69,15 @@ TEST_CASE("stories260K as a Hugging Face folder reproduces the llama2.c model", 
   const std::unique_ptr<LanguageModel> hf = load_language_model(folder);
   REQUIRE(dynamic_cast<const HfDecoderModel*>(hf.get()) != nullptr);
   CHECK(hf->tied_head());
+  CHECK(llama.tied_head());
+  // ObfusLM's server model: other token rows, tied when one tensor is given for both.
+  const at::Tensor rows = llama.embedding_table().flip(0).contiguous();
+  const std::unique_ptr<LanguageModel> hf_rows = hf->with_token_rows(rows, rows);
+  const std::unique_ptr<LanguageModel> llama_rows = llama.with_token_rows(rows, rows);
+  CHECK(hf_rows->tied_head());
+  const at::Tensor probe = at::tensor({1, 300, 20, 7}, at::kLong);
+  CHECK((hf_rows->forward_ids(probe) - llama_rows->forward_ids(probe)).abs().max().item<double>() < 2e-5);
+  CHECK((hf_rows->forward_ids(probe) - hf->forward_ids(probe)).abs().max().item<double>() > 1e-2);
   CHECK(at::equal(hf->embedding_table(), llama.embedding_table()));
 
   // The same ids from tok512.bin and from the written tokenizer.json.
