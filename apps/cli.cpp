@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "apps/accountant_command.h"
+#include "apps/convert_command.h"
 #include "apps/bounds_config.h"
 #include "apps/keys_command.h"
 #include "apps/system_command.h"
@@ -164,6 +165,11 @@ Command accountant_command(CLI::App& app) {
   return {accountant->command(), [accountant] { return accountant->run(std::cout); }};
 }
 
+Command convert_command(CLI::App& app) {
+  auto convert = std::make_shared<ConvertCommand>(app);  // CLI11 holds the addresses of its members
+  return {convert->command(), [convert] { return convert->run(std::cout); }};
+}
+
 Command tokenize_command(CLI::App& app) {
   auto tokenize = std::make_shared<TokenizeCommand>(app);  // CLI11 holds the addresses of its members
   return {tokenize->command(), [tokenize] { return tokenize->run(std::cin, std::cout); }};
@@ -204,7 +210,7 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
       bounds_command(app, registry), run_command(app, registry),  merge_command(app, registry),
       plot_command(app, registry),   info_command(app),           mechanisms_command(app, registry),
       keys_command(app),             system_command(app),         tokenize_command(app),
-      accountant_command(app)};
+      accountant_command(app),       convert_command(app)};
   std::string names;
   for (const Command& c : commands) {
     c.app->fallthrough();

@@ -138,14 +138,14 @@ AnonymityGame anonymity_game(const ObfuscatedVocabulary& v, const at::Tensor& ta
   return game;
 }
 
-LanguageModelUtility obfuscated_model_utility(const Llama2cModel& clean, const Llama2cModel& server,
+LanguageModelUtility obfuscated_model_utility(const LanguageModel& clean, const LanguageModel& server,
                                               const ObfuscatedVocabulary& v, const at::Tensor& texts) {
   // The server reads shuffled ids; its scores are over shuffled ids: the client unshuffles.
   const at::Tensor served = v.unshuffle_scores(server.forward_ids(v.encode(texts)));
   return compare_next_token_logits(texts, clean.forward_ids(texts), served);
 }
 
-std::vector<std::int64_t> generate_through_flow(const Llama2cModel& server, const ObfuscatedVocabulary& v,
+std::vector<std::int64_t> generate_through_flow(const LanguageModel& server, const ObfuscatedVocabulary& v,
                                                 const std::vector<std::int64_t>& prompt, std::int64_t tokens) {
   const std::vector<std::int64_t> shuffled = to_vector(v.encode(at::tensor(prompt, at::kLong)));
   const std::vector<std::int64_t> served = server.generate_greedy(shuffled, tokens);

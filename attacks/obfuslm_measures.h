@@ -16,7 +16,7 @@
 
 #include "mechanisms/obfuslm/vocabulary_obfuscator.h"
 #include "models/language_model_utility.h"
-#include "models/llama2c_model.h"
+#include "models/language_model.h"
 
 namespace embpriv {
 
@@ -49,11 +49,11 @@ AnonymityGame anonymity_game(const ObfuscatedVocabulary& v, const at::Tensor& ta
                              std::int64_t clusters, std::int64_t trials, double confidence, std::uint64_t seed);
 
 // (d) texts [B, T] the clean model wrote, read by the server model through the flow.
-LanguageModelUtility obfuscated_model_utility(const Llama2cModel& clean, const Llama2cModel& server,
+LanguageModelUtility obfuscated_model_utility(const LanguageModel& clean, const LanguageModel& server,
                                               const ObfuscatedVocabulary& v, const at::Tensor& texts);
 // The client encodes the prompt ids, the server generates `tokens` greedy shuffled ids, the
 // client decodes: the returned ids are in the original vocabulary.
-std::vector<std::int64_t> generate_through_flow(const Llama2cModel& server, const ObfuscatedVocabulary& v,
+std::vector<std::int64_t> generate_through_flow(const LanguageModel& server, const ObfuscatedVocabulary& v,
                                                 const std::vector<std::int64_t>& prompt, std::int64_t tokens);
 
 }  // namespace embpriv

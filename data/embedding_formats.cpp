@@ -2,14 +2,21 @@
 #include "data/embedding_formats.h"
 
 #include <ATen/ATen.h>
+#include <fcntl.h>
 #include <hdf5.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "data/hdf5_handle.h"
 
@@ -126,50 +133,145 @@ EmbeddingTable read_npy(const std::string& path, const std::string& words_path) 
                         float_matrix(bytes.data() + start + header_length, rows, cols, type), path);
 }
 
-EmbeddingTable read_safetensors(const std::string& path, const std::string& tensor) {
-  const std::string bytes = read_all(path, "the safetensors file");
-  EMBPRIV_CHECK(bytes.size() >= 8, path << " is too short for a safetensors header");
+// The read-only mapping of a whole file; unmapped when the last tensor over it is gone.
+struct SafetensorsFile::Mapping {
+  const char* bytes = nullptr;
+  std::size_t size = 0;
+  ~Mapping() {
+    if (bytes && size > 0) munmap(const_cast<char*>(bytes), size);
+  }
+};
+
+namespace {
+
+at::ScalarType safetensors_dtype(const std::string& dtype, const std::string& path, const std::string& name) {
+  if (dtype == "F32") return at::kFloat;
+  if (dtype == "F16") return at::kHalf;
+  if (dtype == "BF16") return at::kBFloat16;
+  throw Error(path + ": tensor '" + name + "' has dtype '" + dtype + "'; supported: F32, F16, BF16");
+}
+
+const char* safetensors_dtype_name(at::ScalarType type) {
+  if (type == at::kFloat) return "F32";
+  if (type == at::kHalf) return "F16";
+  if (type == at::kBFloat16) return "BF16";
+  throw Error(std::string("safetensors: cannot write dtype ") + at::toString(type) + "; supported: F32, F16, BF16");
+}
+
+}  // namespace
+
+SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path), mapping_(std::make_shared<Mapping>()) {
+  const int fd = open(path.c_str(), O_RDONLY);
+  EMBPRIV_CHECK(fd >= 0, "cannot read the safetensors file '" << path << "': " << std::strerror(errno));
+  struct stat info {};
+  const bool stat_ok = fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
+  const std::size_t size = stat_ok ? static_cast<std::size_t>(info.st_size) : 0;
+  void* bytes = size >= 8 ? mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+  close(fd);
+  EMBPRIV_CHECK(stat_ok, "'" << path << "' is not a regular file");
+  EMBPRIV_CHECK(size >= 8, path << " is too short for a safetensors header (" << size << " bytes)");
+  EMBPRIV_CHECK(bytes != MAP_FAILED, "cannot map '" << path << "': " << std::strerror(errno));
+  mapping_->bytes = static_cast<const char*>(bytes);
+  mapping_->size = size;
   std::uint64_t header_length;
-  std::memcpy(&header_length, bytes.data(), 8);
-  EMBPRIV_CHECK(header_length <= bytes.size() - 8, path << " is truncated inside its JSON header");
+  std::memcpy(&header_length, mapping_->bytes, 8);
+  EMBPRIV_CHECK(header_length <= size - 8, path << " is truncated inside its JSON header (header length "
+                                                 << header_length << ", file " << size << " bytes)");
   nlohmann::json header;
   try {
-    header = nlohmann::json::parse(bytes.substr(8, header_length));
+    header = nlohmann::json::parse(mapping_->bytes + 8, mapping_->bytes + 8 + header_length);
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": malformed safetensors header: " + e.what());
   }
-  if (!header.contains(tensor)) {
-    std::string names;
-    int shown = 0;
-    for (const auto& [name, value] : header.items()) {
-      if (name == "__metadata__") continue;
-      if (shown++ < 12) names += (names.empty() ? "" : ", ") + name;
+  EMBPRIV_CHECK(header.is_object(), path << ": the safetensors header is not a JSON object");
+  const std::uint64_t data_size = size - 8 - header_length;
+  for (const auto& [name, value] : header.items()) {
+    if (name == "__metadata__") continue;
+    EMBPRIV_CHECK(value.is_object() && value.contains("dtype") && value.contains("shape") && value.contains("data_offsets"),
+                  path << ": tensor '" << name << "' lacks dtype, shape or data_offsets");
+    Entry entry;
+    std::vector<std::uint64_t> offsets;
+    try {
+      entry.dtype = safetensors_dtype(value.at("dtype").get<std::string>(), path, name);
+      entry.shape = value.at("shape").get<std::vector<std::int64_t>>();
+      offsets = value.at("data_offsets").get<std::vector<std::uint64_t>>();
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(path + ": tensor '" + name + "' has a malformed entry: " + e.what());
     }
-    throw Error(path + " has no tensor '" + tensor + "'; it has: " + names + (shown > 12 ? ", ..." : ""));
+    std::uint64_t elements = 1;
+    for (const std::int64_t n : entry.shape) {
+      EMBPRIV_CHECK(n >= 0 && (n == 0 || elements <= (std::uint64_t{1} << 56) / static_cast<std::uint64_t>(n)),
+                    path << ": tensor '" << name << "' has an impossible shape");
+      elements *= static_cast<std::uint64_t>(n);
+    }
+    EMBPRIV_CHECK(offsets.size() == 2 && offsets[0] <= offsets[1] &&
+                      offsets[1] - offsets[0] == elements * at::elementSize(entry.dtype),
+                  path << ": tensor '" << name << "' has data_offsets that do not match its shape and dtype");
+    EMBPRIV_CHECK(offsets[1] <= data_size, path << " is truncated: tensor '" << name << "' ends at byte " << offsets[1]
+                                                << " of a data section of " << data_size << " bytes");
+    entry.begin = offsets[0] + 8 + header_length;
+    entry.end = offsets[1] + 8 + header_length;
+    entries_.emplace(name, std::move(entry));
   }
-  const nlohmann::json& entry = header[tensor];
-  const std::string dtype = entry.value("dtype", "");
-  const auto shape = entry.value("shape", std::vector<std::int64_t>{});
-  const auto offsets = entry.value("data_offsets", std::vector<std::uint64_t>{});
-  EMBPRIV_CHECK(shape.size() == 2, path << ": tensor '" << tensor << "' must be 2-D [V, d], has "
-                                        << shape.size() << " dimensions");
-  at::ScalarType type;
-  if (dtype == "F32") {
-    type = at::kFloat;
-  } else if (dtype == "F16") {
-    type = at::kHalf;
-  } else if (dtype == "BF16") {
-    type = at::kBFloat16;
-  } else {
-    throw Error(path + ": tensor '" + tensor + "' has dtype " + dtype + "; supported: F32, F16, BF16");
+}
+
+std::vector<std::string> SafetensorsFile::names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, entry] : entries_) names.push_back(name);
+  return names;
+}
+
+const SafetensorsFile::Entry& SafetensorsFile::entry(const std::string& name) const {
+  const auto found = entries_.find(name);
+  if (found != entries_.end()) return found->second;
+  std::string names;
+  int shown = 0;
+  for (const auto& [known, entry] : entries_) {
+    if (shown++ < 12) names += (names.empty() ? "" : ", ") + known;
   }
-  const std::uint64_t need = static_cast<std::uint64_t>(shape[0] * shape[1]) * at::elementSize(type);
-  EMBPRIV_CHECK(offsets.size() == 2 && offsets[1] >= offsets[0] && offsets[1] - offsets[0] == need,
-                path << ": tensor '" << tensor << "' has data_offsets that do not match its shape");
-  EMBPRIV_CHECK(8 + header_length + offsets[1] <= bytes.size(),
-                path << " is truncated: it ends inside tensor '" << tensor << "'");
-  return EmbeddingTable(numbered_words(shape[0]),
-                        float_matrix(bytes.data() + 8 + header_length + offsets[0], shape[0], shape[1], type), path);
+  throw Error(path_ + " has no tensor '" + name + "'; it has: " + names + (shown > 12 ? ", ..." : ""));
+}
+
+at::Tensor SafetensorsFile::tensor(const std::string& name) const {
+  const Entry& e = entry(name);
+  std::shared_ptr<Mapping> keep = mapping_;
+  // Read-only pages: the tensor must never be written (every use converts or copies first).
+  return at::from_blob(const_cast<char*>(mapping_->bytes + e.begin), e.shape, [keep](void*) {},
+                       at::TensorOptions().dtype(e.dtype));
+}
+
+void write_safetensors(const std::string& path, const std::vector<std::pair<std::string, at::Tensor>>& tensors) {
+  std::vector<std::pair<std::string, at::Tensor>> sorted = tensors;
+  // The `safetensors` library orders entries by dtype alignment (largest first), then name.
+  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    const std::size_t sa = a.second.element_size(), sb = b.second.element_size();
+    return sa != sb ? sa > sb : a.first < b.first;
+  });
+  nlohmann::ordered_json header;
+  header["__metadata__"] = {{"format", "pt"}};
+  std::string data;
+  for (const auto& [name, tensor] : sorted) {
+    const at::Tensor t = tensor.contiguous().cpu();
+    const std::size_t bytes = t.numel() * t.element_size();
+    header[name] = {{"dtype", safetensors_dtype_name(t.scalar_type())},
+                    {"shape", t.sizes().vec()},
+                    {"data_offsets", {data.size(), data.size() + bytes}}};
+    data.append(static_cast<const char*>(t.data_ptr()), bytes);
+  }
+  std::string json = header.dump();
+  json.append((8 - json.size() % 8) % 8, ' ');
+  const std::uint64_t length = json.size();
+  std::string file(8, '\0');
+  std::memcpy(file.data(), &length, 8);
+  write_file_atomically(path, file + json + data);
+}
+
+EmbeddingTable read_safetensors(const std::string& path, const std::string& tensor) {
+  const SafetensorsFile file(path);
+  const SafetensorsFile::Entry& entry = file.entry(tensor);
+  EMBPRIV_CHECK(entry.shape.size() == 2, path << ": tensor '" << tensor << "' must be 2-D [V, d], has "
+                                              << entry.shape.size() << " dimensions");
+  return EmbeddingTable(numbered_words(entry.shape[0]), file.tensor(tensor).to(at::kFloat).clone(), path);
 }
 
 EmbeddingTable read_hdf5_matrix(const std::string& path, const std::string& dataset,

@@ -41,7 +41,7 @@ double next_token_agreement(const at::Tensor& clean_logits, const at::Tensor& ot
 
 }  // namespace
 
-LanguageModelUtility compare_language_model(const Llama2cModel& model, const at::Tensor& ids,
+LanguageModelUtility compare_language_model(const LanguageModel& model, const at::Tensor& ids,
                                             const at::Tensor& perturbed) {
   EMBPRIV_CHECK(ids.dim() == 2 && ids.size(1) >= 2, "ids must be [B, T] with T >= 2, got " << ids.sizes());
   EMBPRIV_CHECK(perturbed.dim() == 3 && perturbed.size(0) == ids.size(0) && perturbed.size(1) == ids.size(1),
@@ -65,17 +65,17 @@ LanguageModelUtility compare_next_token_logits(const at::Tensor& ids, const at::
   return u;
 }
 
-at::Tensor sample_texts(const Llama2cModel& model, std::int64_t count, std::int64_t tokens,
+at::Tensor sample_texts(const LanguageModel& model, std::int64_t count, std::int64_t tokens,
                         double temperature, std::uint64_t seed) {
   EMBPRIV_CHECK(temperature > 0 && std::isfinite(temperature), "temperature must be > 0, got " << temperature);
-  EMBPRIV_CHECK(count >= 1 && tokens >= 1 && tokens < model.config().seq_len,
-                "texts: count must be >= 1 and tokens in [1, " << model.config().seq_len - 1 << "]");
+  EMBPRIV_CHECK(count >= 1 && tokens >= 1 && tokens < model.max_sequence_length(),
+                "texts: count must be >= 1 and tokens in [1, " << model.max_sequence_length() - 1 << "]");
   at::Tensor ids = at::full({count, 1}, 1, at::kLong);  // <s>
   std::vector<Rng> rngs;
   for (std::int64_t i = 0; i < count; ++i) rngs.emplace_back(seed, static_cast<std::uint64_t>(i));
   for (std::int64_t t = 0; t < tokens; ++t) {
     const at::Tensor probs =
-        at::softmax(model.forward_ids(ids).select(1, -1).to(at::kDouble) / temperature, -1).contiguous();
+        at::softmax(model.forward_ids(ids).select(1, -1).to(at::kCPU, at::kDouble) / temperature, -1).contiguous();
     at::Tensor next = at::empty({count, 1}, at::kLong);
     for (std::int64_t i = 0; i < count; ++i) {
       // Inverse-CDF sampling with one uniform draw per token.

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "core/rng.h"
-#include "models/llama2c_model.h"
+#include "models/language_model.h"
 
 namespace embpriv {
 
@@ -17,7 +17,7 @@ struct LanguageModelUtility {
 };
 
 // ids [B, T] (T >= 2), perturbed input embeddings [B, T, dim] of the same tokens.
-LanguageModelUtility compare_language_model(const Llama2cModel& model, const at::Tensor& ids,
+LanguageModelUtility compare_language_model(const LanguageModel& model, const at::Tensor& ids,
                                             const at::Tensor& perturbed);
 
 // The same from two sets of next-token logits [B, T, vocab] of ids [B, T]: the clean model's
@@ -28,7 +28,7 @@ LanguageModelUtility compare_next_token_logits(const at::Tensor& ids, const at::
                                                const at::Tensor& other_logits);
 // `count` texts of `tokens` new tokens after <s>, sampled at `temperature` (> 0); text i draws
 // from Rng(seed, i). Returns [count, tokens + 1] ids, <s> first.
-at::Tensor sample_texts(const Llama2cModel& model, std::int64_t count, std::int64_t tokens,
+at::Tensor sample_texts(const LanguageModel& model, std::int64_t count, std::int64_t tokens,
                         double temperature, std::uint64_t seed);
 
 }  // namespace embpriv

@@ -32,7 +32,7 @@ Llama2cModel Llama2cModel::with_vocabulary(const at::Tensor& embedding, const at
 
 at::Tensor Llama2cModel::embed(const at::Tensor& ids) const {
   EMBPRIV_CHECK(!ids.is_floating_point(), "token ids must be integers, got " << ids.dtype());
-  const at::Tensor flat = ids.to(at::kLong);
+  const at::Tensor flat = ids.to(w_.token_embedding.device(), at::kLong);
   if (flat.numel() > 0) {
     const std::int64_t lo = flat.min().item<std::int64_t>(), hi = flat.max().item<std::int64_t>();
     EMBPRIV_CHECK(lo >= 0 && hi < config().vocab_size,
@@ -50,9 +50,9 @@ at::Tensor Llama2cModel::embed(const at::Tensor& ids) const {
 // position t are rotated by t * 10000^(-2j / head_size) (run.c, the RoPE loop).
 at::Tensor Llama2cModel::rope(const at::Tensor& x, std::int64_t heads) const {
   const std::int64_t B = x.size(0), T = x.size(1), hs = config().head_size();
-  const at::Tensor j = at::arange(0, hs, 2, at::kFloat);
+  const at::Tensor j = at::arange(0, hs, 2, x.options().dtype(at::kFloat));
   const at::Tensor frequency = at::pow(10000.0, -j / static_cast<double>(hs));  // [hs/2]
-  const at::Tensor angle = at::arange(T, at::kFloat).unsqueeze(1) * frequency;  // [T, hs/2]
+  const at::Tensor angle = at::arange(T, x.options().dtype(at::kFloat)).unsqueeze(1) * frequency;  // [T, hs/2]
   const at::Tensor cos = angle.cos().unsqueeze(1), sin = angle.sin().unsqueeze(1);  // [T, 1, hs/2]
   const at::Tensor pairs = x.reshape({B, T, heads, hs / 2, 2});
   const at::Tensor even = pairs.select(-1, 0), odd = pairs.select(-1, 1);
@@ -65,12 +65,12 @@ at::Tensor Llama2cModel::forward_embeddings(const at::Tensor& embeddings) const 
   EMBPRIV_CHECK((embeddings.dim() == 2 || batched) && embeddings.size(-1) == c.dim,
                 "input embeddings must be [T, " << c.dim << "] or [B, T, " << c.dim << "], got "
                                                 << embeddings.sizes());
-  at::Tensor x = (batched ? embeddings : embeddings.unsqueeze(0)).to(at::kFloat);
+  at::Tensor x = (batched ? embeddings : embeddings.unsqueeze(0)).to(w_.token_embedding.device(), at::kFloat);
   const std::int64_t B = x.size(0), T = x.size(1), hs = c.head_size();
   EMBPRIV_CHECK(T >= 1 && T <= c.seq_len, "sequence length must be in [1, " << c.seq_len << "], got " << T);
   EMBPRIV_CHECK(at::isfinite(x).all().item<bool>(), "input embeddings hold NaN or Inf");
   const std::int64_t kv_repeat = c.n_heads / c.n_kv_heads;
-  const at::Tensor causal = at::ones({T, T}, at::kBool).triu(1);  // masks the future
+  const at::Tensor causal = at::ones({T, T}, x.options().dtype(at::kBool)).triu(1);  // masks the future
   for (std::int64_t l = 0; l < c.n_layers; ++l) {
     // Attention block: x += Wo attention(RoPE(Wq xb), RoPE(Wk xb), Wv xb), xb = RMSNorm(x).
     const at::Tensor xb = rms_norm(x, w_.rms_attention[l]);
@@ -93,16 +93,6 @@ at::Tensor Llama2cModel::forward_embeddings(const at::Tensor& embeddings) const 
   }
   const at::Tensor logits = at::matmul(rms_norm(x, w_.rms_final), w_.classifier.t());
   return batched ? logits : logits.squeeze(0);
-}
-
-std::vector<std::int64_t> Llama2cModel::generate_greedy(std::vector<std::int64_t> tokens,
-                                                        std::int64_t new_tokens) const {
-  EMBPRIV_CHECK(!tokens.empty(), "generation needs a prompt of at least one token (e.g. <s> = 1)");
-  for (std::int64_t n = 0; n < new_tokens && static_cast<std::int64_t>(tokens.size()) < config().seq_len; ++n) {
-    const at::Tensor logits = forward_ids(at::tensor(tokens, at::kLong));
-    tokens.push_back(logits[-1].argmax().item<std::int64_t>());
-  }
-  return tokens;
 }
 
 }  // namespace embpriv

@@ -13,7 +13,6 @@
 #include "data/data_paths.h"
 #include "data/embedding_formats.h"
 #include "data/word_tokenizer.h"
-#include "data/llama2c_tokenizer.h"
 #include "data/sentiment_corpus.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/sentiment_utility.h"
@@ -95,14 +94,17 @@ std::pair<double, double> mean_cosine_and_norm_ratio(const SentTokens& sent) {
 LanguageModelUtility language_model_utility(const InversionData& data, const InversionSettings& s,
                                             const Mechanism& mechanism, const PointInput& input) {
   if (!data.model || s.stories <= 0) return {kNan, kNan, kNan};
-  const Llama2cModel& model = *data.model;
+  const LanguageModel& model = *data.model;
   const at::Tensor& texts = sampled_texts(data, s, input.config, input.point.seed, input.cache);
   const at::Tensor text_ids = texts.reshape({-1});
   at::Tensor text_keep = at::ones_like(text_ids);
   if (s.mask == "punctuation") {
     for (std::int64_t i = 0; i < text_ids.numel(); ++i) {
       const std::int64_t id = text_ids[i].item<std::int64_t>();
-      if (data.tokenizer->is_special(id) || !has_word_character(data.tokenizer->piece(id))) text_keep[i] = 0;
+      const bool named = id < static_cast<std::int64_t>(data.token_texts.size());  // a model may have spare rows
+      if (data.tokenizer->is_special(id) || !named || !has_word_character(data.token_texts[static_cast<std::size_t>(id)])) {
+        text_keep[i] = 0;
+      }
     }
   }
   const RandomStream stream{derive_seed(input.point.seed, input.point.point_id, "language_model"), 0};

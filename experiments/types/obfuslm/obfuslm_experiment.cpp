@@ -117,10 +117,8 @@ ServerAttacks server_attacks(const InversionData& data, const ObfuslmSettings& s
   // Rows attacked: all but the special tokens and, for stories260K, the byte-fallback tokens
   // (untrained near-duplicate rows: not even the clean rows can be told apart).
   at::Tensor attacked = ~text.special;
-  if (data.tokenizer) {
-    for (std::int64_t id = 0; id < table.size(0); ++id) {
-      if (data.tokenizer->is_byte(id)) attacked[id] = false;
-    }
+  for (std::size_t id = 0; id < data.byte_tokens.size(); ++id) {
+    if (data.byte_tokens[id]) attacked[static_cast<std::int64_t>(id)] = false;
   }
   ServerAttacks a;
   a.rows = attack_obfuscated_rows(v, table, text.special, attacked, s.data.k, s.vocabulary_sample,
@@ -142,14 +140,14 @@ ModelUtility model_utility(const InversionData& data, const ObfuslmSettings& s, 
                            const PointInput& input) {
   ModelUtility u;
   if (!data.model) return u;
-  const Llama2cModel server = data.model->with_vocabulary(v.server_embedding, v.server_embedding);
+  const std::unique_ptr<LanguageModel> server = data.model->with_token_rows(v.server_embedding, v.server_embedding);
   if (s.data.stories > 0) {
     const at::Tensor& texts = sampled_texts(data, s.data, input.config, input.point.seed, input.cache);
-    u.lm = obfuscated_model_utility(*data.model, server, v, texts);
+    u.lm = obfuscated_model_utility(*data.model, *server, v, texts);
   }
   if (s.generate > 0) {
     u.generated =
-        data.tokenizer->decode(generate_through_flow(server, v, data.tokenizer->encode(s.prompt), s.generate));
+        data.tokenizer->decode(generate_through_flow(*server, v, data.tokenizer->encode(s.prompt, true), s.generate));
   }
   return u;
 }

@@ -4,10 +4,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
+#include <regex>
 
 #include "data/data_paths.h"
 #include "data/embedding_formats.h"
+#include "data/hf_tokenizer_json.h"
+#include "data/llama2c_tokenizer_adapter.h"
 #include "data/word_tokenizer.h"
+#include "core/device.h"
 #include "core/rng.h"
 #include "models/language_model_utility.h"
 #include "experiments/engine/experiment_type.h"
@@ -30,6 +35,7 @@ InversionSettings read_vocabulary_settings(const YAML::Node& c, const std::strin
                       point_value<std::int64_t>(c, "language_model.tokens"),
                       point_value<double>(c, "language_model.temperature")};
   s.train_sentences = point_value<std::vector<std::string>>(c, "utility.train_sentences");
+  if (c["device"] && c["device"].IsScalar()) s.device = c["device"].as<std::string>();
   return s;
 }
 
@@ -48,6 +54,31 @@ InversionSettings read_inversion_settings(const YAML::Node& c) {
 
 namespace {
 
+// What the punctuation mask reads of each token id: a llama2.c tokenizer's pieces; for a
+// tokenizer.json, each token decoded alone, except byte-fallback tokens ("<0xNN>"), which keep
+// their name as in llama2.c (a byte is never public).
+void read_token_texts(InversionData& data, const std::string& tokenizer_path) {
+  const Tokenizer& tokenizer = *data.tokenizer;
+  const std::regex byte_name("<0x[0-9A-Fa-f]{2}>");
+  std::vector<std::string> names;
+  if (const auto* llama2c = dynamic_cast<const Llama2cTokenizerAdapter*>(&tokenizer)) {
+    for (std::int64_t id = 0; id < tokenizer.size(); ++id) names.push_back(llama2c->llama2c().piece(id));
+  } else {
+    const std::filesystem::path json = std::filesystem::is_directory(tokenizer_path)
+                                           ? std::filesystem::path(tokenizer_path) / "tokenizer.json"
+                                           : std::filesystem::path(tokenizer_path);
+    names = read_hf_tokenizer_json(json.string()).model.pieces;
+  }
+  for (std::int64_t id = 0; id < static_cast<std::int64_t>(names.size()); ++id) {
+    const std::string& name = names[static_cast<std::size_t>(id)];
+    const bool byte = std::regex_match(name, byte_name);
+    data.byte_tokens.push_back(byte);
+    data.token_texts.push_back(byte || dynamic_cast<const Llama2cTokenizerAdapter*>(&tokenizer)
+                                   ? name
+                                   : tokenizer.decode({id}));
+  }
+}
+
 InversionData read_inversion_data(const InversionSettings& s) {
   InversionData loaded;
   if (s.vocabulary == "glove") {
@@ -55,9 +86,13 @@ InversionData read_inversion_data(const InversionSettings& s) {
     if (s.glove_words > 0) table = table.first(s.glove_words);
     loaded.glove = std::make_shared<const EmbeddingTable>(std::move(table));
   } else {
-    loaded.model = std::make_shared<const Llama2cModel>(load_llama2c_checkpoint(resolve_data_path(s.model)));
-    loaded.tokenizer = std::make_shared<const Llama2cTokenizer>(
-        Llama2cTokenizer::load(resolve_data_path(s.tokenizer), loaded.model->config().vocab_size));
+    loaded.model = load_language_model(resolve_data_path(s.model), select_device(s.device));
+    const std::string tokenizer_path = resolve_data_path(s.tokenizer);
+    loaded.tokenizer = load_tokenizer(tokenizer_path);
+    EMBPRIV_CHECK(loaded.tokenizer->size() <= loaded.model->vocab_size(),
+                  "data.tokenizer '" << s.tokenizer << "' has " << loaded.tokenizer->size()
+                                     << " tokens, more than the model's vocabulary of " << loaded.model->vocab_size());
+    read_token_texts(loaded, tokenizer_path);
   }
   loaded.sentences = load_sentiment_sentences(resolve_data_path(s.sentences));
   for (const std::string& file : s.train_sentences) {
@@ -72,7 +107,7 @@ InversionData read_inversion_data(const InversionSettings& s) {
 
 const InversionData& load_inversion_data(const InversionSettings& s, RunCache& cache) {
   std::string key = s.vocabulary == "glove" ? s.glove + "\n" + std::to_string(s.glove_words) + "\n" + s.sentences
-                                            : s.model + "\n" + s.tokenizer + "\n" + s.sentences;
+                                            : s.model + "\n" + s.tokenizer + "\n" + s.sentences + "\n" + s.device;
   for (const std::string& file : s.train_sentences) key += "\n" + file;
   return cache.get_or_make<InversionData>("inversion_data\n" + key, [&] { return read_inversion_data(s); });
 }
@@ -113,19 +148,22 @@ PrivateText encode_sentences(const InversionData& data, const InversionSettings&
       text.spans.emplace_back(begin, text.flat.size());
     }
   } else {
-    const Llama2cTokenizer& tokenizer = *data.tokenizer;
-    text.table = data.model->embedding_table();
-    text.special = at::zeros({data.model->config().vocab_size}, at::kBool);
-    for (std::int64_t id : {Llama2cTokenizer::kUnknown, Llama2cTokenizer::kBos, Llama2cTokenizer::kEos}) {
-      text.special[id] = true;
+    const Tokenizer& tokenizer = *data.tokenizer;
+    text.table = data.model->embedding_table().cpu();
+    text.special = at::zeros({data.model->vocab_size()}, at::kBool);
+    for (std::int64_t id = 0; id < tokenizer.size(); ++id) {
+      if (tokenizer.is_special(id)) text.special[id] = true;  // <unk>, <s>, </s> in llama2.c
     }
     for (std::size_t i = 0; i < n; ++i) {
-      const std::vector<std::int64_t> ids = tokenizer.encode(sentences[i].text);
-      text.spans.emplace_back(text.flat.size() + 1, text.flat.size() + ids.size());  // without <s>
+      const std::vector<std::int64_t> ids = tokenizer.encode(sentences[i].text, /*add_special=*/true);
+      std::size_t leading = 0;  // the template's special tokens (<s>) are not words
+      while (leading < ids.size() && tokenizer.is_special(ids[leading])) ++leading;
+      text.spans.emplace_back(text.flat.size() + leading, text.flat.size() + ids.size());
       for (std::int64_t id : ids) {
         text.flat.push_back(id);
         is_public.push_back(s.mask == "punctuation" &&
-                            (tokenizer.is_special(id) || !has_word_character(tokenizer.piece(id))));
+                            (tokenizer.is_special(id) ||
+                             !has_word_character(data.token_texts[static_cast<std::size_t>(id)])));
       }
     }
   }

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "data/embedding_table.h"
-#include "data/llama2c_tokenizer.h"
 #include "data/sentiment_corpus.h"
+#include "data/tokenizer.h"
 #include "experiments/engine/run_cache.h"
-#include "models/llama2c_model.h"
+#include "models/language_model.h"
 
 namespace embpriv {
 
@@ -26,6 +26,7 @@ struct InversionSettings {
   std::vector<std::string> train_sentences = {};
   bool learned = false;            // attack.learned: also run the learned inversion attack
   std::int64_t learned_epochs = 8, learned_window = 2;
+  std::string device = "cpu";      // the run's `device:` (auto | cpu | cuda[:N]): where the model's tensors live
 };
 // Reads a point's settings (the keys of type inversion, checked against their declarations by
 // the engine) and checks what involves several keys; throws ConfigError naming the key.
@@ -38,8 +39,15 @@ InversionSettings read_vocabulary_settings(const YAML::Node& config, const std::
 // Models, tokenizers and tables, loaded once per run (kept in the run's cache under the files
 // and sizes they come from), not once per point.
 struct InversionData {
-  std::shared_ptr<const Llama2cModel> model;          // stories260k
-  std::shared_ptr<const Llama2cTokenizer> tokenizer;  // stories260k
+  // stories260k: a language model (data.model: a llama2.c .bin or a Hugging Face folder) and its
+  // tokenizer (data.tokenizer: a llama2.c .bin, a tokenizer.json or a folder holding one).
+  std::shared_ptr<const LanguageModel> model;
+  std::shared_ptr<const Tokenizer> tokenizer;
+  // Per token id: the piece the punctuation mask reads (a llama2.c piece, or a tokenizer.json
+  // token as decoded alone; byte-fallback tokens keep their "<0xNN>" name), and whether it is a
+  // byte-fallback token.
+  std::vector<std::string> token_texts;
+  std::vector<bool> byte_tokens;
   std::shared_ptr<const EmbeddingTable> glove;        // glove
   std::vector<LabelledSentence> sentences;
   std::vector<LabelledSentence> train_sentences;      // for the sentiment classifier

@@ -1,0 +1,40 @@
+#pragma once
+// The weights of a Hugging Face Llama-family folder: model.safetensors, or the shards that
+// model.safetensors.index.json names ({"weight_map": {tensor: file}}), memory-mapped and kept in
+// their file dtype (F32, F16 or BF16). Every tensor the forward pass reads is looked up and its
+// shape checked against config.json when the checkpoint is loaded, so a missing or misshapen
+// tensor is one Error naming it, before any computation.
+#include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
+
+#include <string>
+#include <vector>
+
+#include "models/hf_decoder_config.h"
+
+namespace embpriv {
+
+// One decoder layer's tensors (HF names under model.layers.N.); undefined when absent (biases,
+// q/k norms of other families). Matrices are [out, in] (y = W x + b).
+struct HfDecoderLayer {
+  at::Tensor input_layernorm, post_attention_layernorm;  // [hidden]
+  at::Tensor q_proj, k_proj, v_proj, o_proj;             // [q_dim, hidden], [kv_dim, hidden] x2, [hidden, q_dim]
+  at::Tensor q_bias, k_bias, v_bias, o_bias;
+  at::Tensor q_norm, k_norm;                             // [head_dim] (Qwen3)
+  at::Tensor gate_proj, up_proj, down_proj;              // [inter, hidden] x2, [hidden, inter]
+  at::Tensor gate_bias, up_bias, down_bias;
+};
+
+struct HfDecoderWeights {
+  HfDecoderConfig config;
+  at::Tensor embed_tokens;  // model.embed_tokens.weight [vocab, hidden]
+  std::vector<HfDecoderLayer> layers;
+  at::Tensor norm;          // model.norm.weight [hidden]
+  at::Tensor lm_head;       // lm_head.weight [vocab, hidden]; embed_tokens when tied
+};
+
+// Reads FOLDER/config.json and the safetensors weights; on a device other than the CPU the
+// tensors are copied there (still in their file dtype).
+HfDecoderWeights load_hf_checkpoint(const std::string& folder, c10::Device device = c10::kCPU);
+
+}  // namespace embpriv

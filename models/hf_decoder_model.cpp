@@ -1,0 +1,129 @@
+#include "models/hf_decoder_model.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/error.h"
+#include "models/rotary_embedding.h"
+
+namespace embpriv {
+namespace {
+
+// A weight as float32 for this use (no copy when the file held float32).
+at::Tensor f32(const at::Tensor& weight) { return weight.to(at::kFloat); }
+
+// y = x W^T + b (torch.nn.functional.linear), b optional.
+at::Tensor linear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias) {
+  const at::Tensor y = at::matmul(x, f32(weight).t());
+  return bias.defined() ? y + f32(bias) : y;
+}
+
+// LlamaRMSNorm: x / sqrt(mean(x^2) + eps) * weight, over the last dimension.
+at::Tensor rms_norm(const at::Tensor& x, const at::Tensor& weight, double eps) {
+  return x * at::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + eps) * f32(weight);
+}
+
+}  // namespace
+
+HfDecoderModel::HfDecoderModel(HfDecoderWeights weights)
+    : w_(std::move(weights)),
+      inverse_frequencies_(rotary_inverse_frequencies(w_.config.head_dim, w_.config.rope_theta, w_.config.rope_scaling)
+                               .to(w_.embed_tokens.device())) {}
+
+std::int64_t HfDecoderModel::max_sequence_length() const {
+  const std::int64_t window = config().sliding_window;
+  return window > 0 ? std::min(window, config().max_position_embeddings) : config().max_position_embeddings;
+}
+
+at::Tensor HfDecoderModel::embedding_table() const { return f32(w_.embed_tokens).clone(); }
+at::Tensor HfDecoderModel::head_table() const { return f32(w_.lm_head).clone(); }
+
+std::unique_ptr<LanguageModel> HfDecoderModel::with_token_rows(const at::Tensor& embedding, const at::Tensor& head) const {
+  const std::vector<std::int64_t> shape{vocab_size(), hidden_size()};
+  EMBPRIV_CHECK(embedding.sizes().vec() == shape && head.sizes().vec() == shape,
+                "new token rows must be " << at::IntArrayRef(shape) << ", got " << embedding.sizes() << " and "
+                                          << head.sizes());
+  HfDecoderWeights weights = w_;
+  const c10::Device device = w_.embed_tokens.device();
+  const bool tied = embedding.is_same(head);
+  weights.embed_tokens = embedding.to(device, at::kFloat).contiguous();
+  weights.lm_head = tied ? weights.embed_tokens : head.to(device, at::kFloat).contiguous();
+  weights.config.tie_word_embeddings = tied;
+  return std::make_unique<HfDecoderModel>(std::move(weights));
+}
+
+at::Tensor HfDecoderModel::embed(const at::Tensor& ids) const {
+  EMBPRIV_CHECK(!ids.is_floating_point(), "token ids must be integers, got " << ids.dtype());
+  const at::Tensor flat = ids.to(w_.embed_tokens.device(), at::kLong).reshape({-1});
+  if (flat.numel() > 0) {
+    const std::int64_t lo = flat.min().item<std::int64_t>(), hi = flat.max().item<std::int64_t>();
+    EMBPRIV_CHECK(lo >= 0 && hi < vocab_size(), "token ids must be in [0, " << vocab_size() << "), got " << (lo < 0 ? lo : hi));
+  }
+  std::vector<std::int64_t> shape = ids.sizes().vec();
+  shape.push_back(hidden_size());
+  return f32(w_.embed_tokens.index_select(0, flat)).reshape(shape);
+}
+
+// LlamaAttention / Qwen2Attention / Qwen3Attention on x [B, T, hidden] (already normed).
+at::Tensor HfDecoderModel::attention(const HfDecoderLayer& L, const at::Tensor& x) const {
+  const HfDecoderConfig& c = config();
+  const std::int64_t B = x.size(0), T = x.size(1), hd = c.head_dim;
+  const auto heads = [&](const at::Tensor& y, std::int64_t n) { return y.reshape({B, T, n, hd}).transpose(1, 2); };
+  at::Tensor q = heads(linear(x, L.q_proj, L.q_bias), c.num_attention_heads);
+  at::Tensor k = heads(linear(x, L.k_proj, L.k_bias), c.num_key_value_heads);
+  const at::Tensor v = heads(linear(x, L.v_proj, L.v_bias), c.num_key_value_heads);
+  if (c.qk_norm) {  // Qwen3: q_norm, k_norm over head_dim, before the rotary.
+    q = rms_norm(q, L.q_norm, c.rms_norm_eps);
+    k = rms_norm(k, L.k_norm, c.rms_norm_eps);
+  }
+  q = apply_rotary(q, inverse_frequencies_);
+  k = apply_rotary(k, inverse_frequencies_);
+  // repeat_kv: query head h reads key/value head h / (heads / kv_heads).
+  const std::int64_t repeat = c.num_attention_heads / c.num_key_value_heads;
+  const at::Tensor keys = k.repeat_interleave(repeat, 1), values = v.repeat_interleave(repeat, 1);
+  const at::Tensor future = at::ones({T, T}, x.options().dtype(at::kBool)).triu(1);
+  const at::Tensor scores = (at::matmul(q, keys.transpose(-2, -1)) / std::sqrt(static_cast<double>(hd)))
+                                .masked_fill(future, -std::numeric_limits<float>::infinity());
+  const at::Tensor attended = at::matmul(at::softmax(scores, -1), values).transpose(1, 2).reshape({B, T, c.q_dim()});
+  return linear(attended, L.o_proj, L.o_bias);
+}
+
+// LlamaMLP: down(silu(gate(x)) * up(x)).
+at::Tensor HfDecoderModel::mlp(const HfDecoderLayer& L, const at::Tensor& x) const {
+  return linear(at::silu(linear(x, L.gate_proj, L.gate_bias)) * linear(x, L.up_proj, L.up_bias), L.down_proj,
+                L.down_bias);
+}
+
+// Logits x lm_head^T, the head converted kHeadRows rows at a time when not float32.
+at::Tensor HfDecoderModel::head(const at::Tensor& x) const {
+  if (w_.lm_head.scalar_type() == at::kFloat) return at::matmul(x, w_.lm_head.t());
+  std::vector<at::Tensor> slices;
+  for (std::int64_t row = 0; row < vocab_size(); row += kHeadRows) {
+    slices.push_back(at::matmul(x, f32(w_.lm_head.narrow(0, row, std::min(kHeadRows, vocab_size() - row))).t()));
+  }
+  return at::cat(slices, -1);
+}
+
+at::Tensor HfDecoderModel::forward_embeddings(const at::Tensor& embeddings) const {
+  const HfDecoderConfig& c = config();
+  const bool batched = embeddings.dim() == 3;
+  EMBPRIV_CHECK((embeddings.dim() == 2 || batched) && embeddings.size(-1) == c.hidden_size,
+                "input embeddings must be [T, " << c.hidden_size << "] or [B, T, " << c.hidden_size << "], got "
+                                                << embeddings.sizes());
+  at::Tensor x = (batched ? embeddings : embeddings.unsqueeze(0)).to(w_.embed_tokens.device(), at::kFloat);
+  const std::int64_t T = x.size(1);
+  EMBPRIV_CHECK(T >= 1 && T <= max_sequence_length(),
+                "sequence length must be in [1, " << max_sequence_length() << "], got " << T);
+  EMBPRIV_CHECK(at::isfinite(x).all().item<bool>(), "input embeddings hold NaN or Inf");
+  for (const HfDecoderLayer& layer : w_.layers) {  // LlamaDecoderLayer: two pre-norm residual blocks
+    x = x + attention(layer, rms_norm(x, layer.input_layernorm, c.rms_norm_eps));
+    x = x + mlp(layer, rms_norm(x, layer.post_attention_layernorm, c.rms_norm_eps));
+  }
+  const at::Tensor logits = head(rms_norm(x, w_.norm, c.rms_norm_eps));
+  return batched ? logits : logits.squeeze(0);
+}
+
+}  // namespace embpriv

@@ -1,0 +1,170 @@
+// `embpriv convert llama2c-to-hf` and the converted folder used as data.model: the inversion
+// config on the Hugging Face copy gives the llama2.c table; bad model folders give one
+// `embpriv: error:` line and exit code 2.
+#include "tests/catch.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "experiments/results/results_table.h"
+#include "tests/test_binary.h"
+#include "tests/test_data.h"
+#include "tests/test_tables.h"
+#include "tests/test_temp_dir.h"
+
+using namespace embpriv;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kHfConfig = std::string(EMBPRIV_SOURCE_DIR) + "/configs/inversion_stories260k_hf.yaml";
+
+Outcome convert(const std::string& out) {
+  return run_binary("convert llama2c-to-hf --model " + stories260k_checkpoint() + " --tokenizer " +
+                    stories260k_tokenizer() + " --out " + out);
+}
+
+std::string text_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The errors of `embpriv run` on the HF config with data.model=FOLDER.
+Outcome run_on(const std::string& folder, const TempDir& dir) {
+  return run_binary("-q run " + kHfConfig + " data.model=" + folder + " data.tokenizer=" + stories260k_tokenizer() +
+                        " data.max_sentences=2 --no-plot --threads 1 --overwrite --out " + (dir / "bad.h5"),
+                    Capture::errors);
+}
+
+// Runs `embpriv run CONFIG OVERRIDES` and reads its table.
+ResultsTable run_table(const std::string& config, const std::string& overrides, const std::string& out) {
+  const Outcome o = run_binary("-q run " + config + " " + overrides + " --no-plot --threads 1 --overwrite --out " + out);
+  INFO(o.output);
+  REQUIRE(o.code == 0);
+  return read_results_h5(out);
+}
+
+// "" when the tables are the same, the perplexity columns to 1e-5 relative (they come from
+// float32 logits that differ by < 2e-5, tests/models/llama2c_to_hf_test.cpp) and every other
+// column bit for bit.
+std::string difference_but_perplexity(ResultsTable hf, const ResultsTable& llama2c) {
+  for (Column& column : hf.columns) {
+    if (column.name.rfind("lm_perplexity", 0) != 0) continue;
+    const std::vector<double>& a = hf.values<double>(column.name);
+    const std::vector<double>& b = llama2c.values<double>(column.name);
+    if (a.size() != b.size()) return column.name + " has another size";
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (!(std::abs(a[i] - b[i]) <= 1e-5 * std::abs(b[i])) || !(a[i] > 1)) {
+        return column.name + " row " + std::to_string(i) + ": " + std::to_string(a[i]) + " vs " + std::to_string(b[i]);
+      }
+    }
+    column.values = llama2c.column(column.name).values;
+  }
+  return table_difference(hf, llama2c);
+}
+
+void expect_one_error(const Outcome& o, const std::string& part) {
+  INFO(o.output);
+  CHECK(o.code == 2);
+  CHECK_THAT(o.output, StartsWith("embpriv: error: "));
+  CHECK_THAT(o.output, Contains(part));
+  CHECK(std::count(o.output.begin(), o.output.end(), '\n') == 1);
+}
+
+}  // namespace
+
+TEST_CASE("convert llama2c-to-hf writes a folder the inversion config reads, with the llama2.c table", "[apps][hf]") {
+  TempDir dir("embpriv_convert_test");
+  const std::string folder = dir / "stories260K-hf";
+  const Outcome converted = convert(folder);
+  INFO(converted.output);
+  REQUIRE(converted.code == 0);
+  for (const char* file : {"config.json", "model.safetensors", "tokenizer.json"}) CHECK(fs::exists(folder + "/" + file));
+
+  const ResultsTable hf = run_table(kHfConfig, "data.model=" + folder + " data.tokenizer=" + folder, dir / "hf.h5");
+  const ResultsTable llama2c = run_table(
+      kHfConfig, "data.model=tinyllama/stories260K.bin data.tokenizer=tinyllama/tok512.bin", dir / "llama2c.h5");
+  REQUIRE(hf.rows() == 12);
+  CHECK(difference_but_perplexity(hf, llama2c) == "");
+  const std::vector<double>& top1 = llama2c.values<double>("top1_recovery");
+  CHECK(*std::min_element(top1.begin(), top1.end()) < 0.5);  // the table holds real numbers: some
+  CHECK(*std::max_element(top1.begin(), top1.end()) > 0.9);  // points hide tokens, others not
+}
+
+TEST_CASE("obfuslm's client/server flow on the converted folder gives the llama2.c table", "[apps][hf]") {
+  TempDir dir("embpriv_convert_obfuslm_test");
+  const std::string folder = dir / "stories260K-hf";
+  REQUIRE(convert(folder).code == 0);
+  const std::string config = std::string(EMBPRIV_SOURCE_DIR) + "/configs/obfuslm_stories260k.yaml";
+  const std::string small = "data.max_sentences=40 sweep.obfuscation.k=[1,5] sweep.obfuscation.epsilon=[3] ";
+  const ResultsTable hf = run_table(config, small + "data.model=" + folder + " data.tokenizer=" + folder, dir / "hf.h5");
+  const ResultsTable llama2c = run_table(config, small, dir / "llama2c.h5");
+  REQUIRE(hf.rows() == 2);
+  CHECK(difference_but_perplexity(hf, llama2c) == "");
+  const std::vector<std::string>& text = hf.values<std::string>("generated_text");
+  CHECK(text[0].rfind("Once upon a time, there was a little girl named Lily.", 0) == 0);  // k = 1: the clean model
+}
+
+TEST_CASE("convert and bad model folders: one error line, exit code 2", "[apps][hf]") {
+  TempDir dir("embpriv_convert_bad_test");
+  expect_one_error(run_binary("convert llama2c-to-hf --model " + stories260k_checkpoint(), Capture::errors), "--tokenizer");
+  expect_one_error(run_binary("convert llama2c-to-hf --model " + (dir / "none.bin") + " --tokenizer " +
+                                  stories260k_tokenizer() + " --out " + (dir / "x"),
+                              Capture::errors),
+                   "data file '" + (dir / "none.bin") + "' not found");
+
+  const std::string good = dir / "good";
+  REQUIRE(convert(good).code == 0);
+  const auto copy_of = [&](const std::string& name) {
+    const std::string folder = dir / name;
+    fs::copy(good, folder);
+    return folder;
+  };
+  const auto edit_config = [&](const std::string& folder, const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json config = nlohmann::json::parse(text_of(folder + "/config.json"));
+    edit(config);
+    write_file(folder + "/config.json", config.dump(2));
+  };
+
+  const std::string no_config = copy_of("no_config");
+  fs::remove(no_config + "/config.json");
+  expect_one_error(run_on(no_config, dir), "has no config.json");
+
+  const std::string no_key = copy_of("no_key");
+  edit_config(no_key, [](nlohmann::json& c) { c.erase("intermediate_size"); });
+  expect_one_error(run_on(no_key, dir), "missing key 'intermediate_size'");
+
+  const std::string other_type = copy_of("other_type");
+  edit_config(other_type, [](nlohmann::json& c) { c["model_type"] = "gemma"; });
+  expect_one_error(run_on(other_type, dir), "unsupported model_type 'gemma'");
+
+  const std::string yarn = copy_of("yarn");
+  edit_config(yarn, [](nlohmann::json& c) { c["rope_scaling"] = {{"rope_type", "yarn"}, {"factor", 4.0}}; });
+  expect_one_error(run_on(yarn, dir), "unsupported rope_scaling.rope_type 'yarn'");
+
+  // A header that lies about a tensor's offsets.
+  const std::string lying = copy_of("lying");
+  std::string bytes = text_of(lying + "/model.safetensors");
+  const std::string from = "\"model.norm.weight\":{\"dtype\":\"F32\",\"shape\":[64]";
+  const std::size_t at = bytes.find(from);
+  REQUIRE(at != std::string::npos);
+  bytes.replace(at, from.size(), "\"model.norm.weight\":{\"dtype\":\"F32\",\"shape\":[65]");
+  write_file(lying + "/model.safetensors", bytes);
+  expect_one_error(run_on(lying, dir), "tensor 'model.norm.weight' has data_offsets that do not match its shape");
+
+  // A shard index naming a missing file.
+  const std::string sharded = copy_of("sharded");
+  fs::rename(sharded + "/model.safetensors", sharded + "/model-00001-of-00002.safetensors");
+  nlohmann::json index = {{"metadata", {{"total_size", 0}}}, {"weight_map", nlohmann::json::object()}};
+  index["weight_map"]["model.embed_tokens.weight"] = "model-00001-of-00002.safetensors";
+  index["weight_map"]["model.norm.weight"] = "model-00002-of-00002.safetensors";
+  write_file(sharded + "/model.safetensors.index.json", index.dump());
+  expect_one_error(run_on(sharded, dir), "names the shard 'model-00002-of-00002.safetensors', which is missing");
+}
