@@ -14,7 +14,7 @@ void check_probabilities(const at::Tensor& p, const char* what) {
                 "rmia: " << what << " must be probabilities in (0, 1]");
 }
 
-// The paper's offline Pr(x) (sec. 3): ((1 + a) Pr_OUT(x) + (1 - a)) / 2.
+// The paper's offline Pr(x): ((1 + a) Pr_OUT(x) + (1 - a)) / 2.
 at::Tensor offline_marginal(const at::Tensor& mean_out, double a) { return ((1 + a) * mean_out + (1 - a)) / 2; }
 
 }  // namespace
@@ -29,7 +29,7 @@ at::Tensor rmia_dominance(const at::Tensor& ratio_x, const at::Tensor& ratio_z, 
   at::Tensor score = at::empty({N}, at::kDouble);
   double* sp = score.data_ptr<double>();
   for (std::int64_t i = 0; i < N; ++i) {
-    // Eq. 4, pair by pair: LR(x, z) = ratio_x / ratio_z, compared with gamma as written.
+    // Score_MIA, pair by pair: LR(x, z) = ratio_x / ratio_z, compared with gamma as written.
     std::int64_t dominated = 0;
     for (std::int64_t j = 0; j < P; ++j) dominated += xp[i] / zp[j] >= gamma ? 1 : 0;
     sp[i] = static_cast<double>(dominated) / static_cast<double>(P);

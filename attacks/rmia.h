@@ -1,21 +1,21 @@
 #pragma once
 // RMIA, the relative membership inference attack (Zarifzadeh, Liu, Mohapatra & Shokri, "Low-Cost
-// High-Power Membership Inference Attacks", ICML 2024, sec. 3). A candidate x is compared with
+// High-Power Membership Inference Attacks", ICML 2024). A candidate x is compared with
 // population samples z, none of which any model trained on:
-//   LR(x, z) = [Pr(x|theta) / Pr(x)] / [Pr(z|theta) / Pr(z)]           (the paper's eq. 3)
-//   score(x) = Pr_z[ LR(x, z) >= gamma ]                                (eq. 4)
+//   LR(x, z) = [Pr(x|theta) / Pr(x)] / [Pr(z|theta) / Pr(z)]     (the paper's LR_theta(x, z))
+//   score(x) = Pr_z[ LR(x, z) >= gamma ]                         (its Score_MIA(x; theta))
 // Pr(.|theta) is the target model's probability of the true label; Pr(.) its mean over the
 // reference (shadow) models:
 //   online:  the mean over every reference model, those trained with x and those without;
-//   offline: only models without x, corrected by the paper's linear approximation (sec. 3,
-//            "offline"): Pr(x) = ((1 + a) Pr_OUT(x) + (1 - a)) / 2, for x and for z alike, as in
+//   offline: only models without x, corrected by the paper's linear approximation (its
+//            offline attack): Pr(x) = ((1 + a) Pr_OUT(x) + (1 - a)) / 2, for x and for z alike, as in
 //            the authors' ML Privacy Meter (attacks.py, run_rmia).
 #include <ATen/core/Tensor.h>
 
 namespace embpriv {
 
 struct RmiaParameters {
-  // The paper's gamma (eq. 4): how much likelier x must be than z under theta, relative to the
+  // The paper's gamma (Score_MIA): how much likelier x must be than z under theta, relative to the
   // population. 1 is the value of the paper's main experiments.
   double gamma = 1.0;
   // The paper's a (offline linear approximation), in [0, 1]; 0.3 is the ML Privacy Meter's default
@@ -37,7 +37,7 @@ RmiaScores rmia_scores(const at::Tensor& target_probability, const at::Tensor& r
                        const at::Tensor& reference_in, const at::Tensor& population_target,
                        const at::Tensor& population_reference, const RmiaParameters& parameters);
 
-// Eq. 4 alone: for each x, the fraction of z with ratio_x / ratio_z >= gamma. ratio_x [N] and
+// Score_MIA alone: for each x, the fraction of z with ratio_x / ratio_z >= gamma. ratio_x [N] and
 // ratio_z [P] are Pr(.|theta) / Pr(.), positive.
 at::Tensor rmia_dominance(const at::Tensor& ratio_x, const at::Tensor& ratio_z, double gamma);
 

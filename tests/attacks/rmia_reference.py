@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Independent reference values for tests/attacks/rmia_test.cpp: RMIA (Zarifzadeh, Liu,
-Mohapatra & Shokri, ICML 2024, eqs. 3-4) on a small hand-made case, with numpy only.
+Mohapatra & Shokri, ICML 2024: LR_theta(x, z) and Score_MIA) on a small hand-made case, with numpy only.
 Run `/usr/bin/python3 tests/attacks/rmia_reference.py`; the test holds its output.
 
 - Pr(x|theta): the target's probability of the true label; Pr(x): online the mean over all

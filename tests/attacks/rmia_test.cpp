@@ -1,5 +1,5 @@
 // RMIA (attacks/rmia.h): a hand-made case against tests/attacks/rmia_reference.py (numpy, the
-// paper's eqs. 3-4), and a statistical check on model probabilities drawn with and without a
+// paper's LR_theta(x, z) and Score_MIA), and a statistical check on model probabilities drawn with and without a
 // membership signal. Fixed seeds.
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>

@@ -82,7 +82,7 @@ class MiaExperiment final : public ExperimentType {
         ConfigKey::integer("attack.population", 400,
                            "RMIA's population z: the sentences after the candidates (in no model's training set)")
             .at_least(1),
-        ConfigKey::number("attack.rmia_gamma", "1", "RMIA's gamma: x must be gamma times likelier than z (paper eq. 4)")
+        ConfigKey::number("attack.rmia_gamma", "1", "RMIA's gamma: x must be gamma times likelier than z (the paper's Score_MIA)")
             .above(0),
         ConfigKey::number("attack.rmia_offline_a", "0.3",
                           "RMIA offline: Pr(x) = ((1 + a) Pr_OUT(x) + 1 - a) / 2 (0.3: ML Privacy Meter's default)")
