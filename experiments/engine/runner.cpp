@@ -100,8 +100,8 @@ void print_dry_run(const RunPlan& plan, const Shard& shard, const std::string& p
     const GridPoint& largest = *memory.largest_point;
     out << "estimated memory: " << format_bytes(memory.largest.peak_bytes()) << " at the largest point (row "
         << largest.row << (largest.key.empty() ? "" : " " + largest.key) << ": " << memory.largest.what
-        << "); " << format_bytes(memory.run_bytes) << " for the run (" << memory.shared_entries
-        << " shared data sets kept until it ends)\n";
+        << "); " << format_bytes(memory.run_bytes) << " for the run (shared data kept until it ends: "
+        << memory.shared_entries << (memory.shared_entries == 1 ? " entry" : " entries") << ")\n";
   }
   out
       << "limits (checked before any work): a grid of at most " << kMaxGridRows << " rows; a batch of at most "
