@@ -15,9 +15,10 @@ namespace {
 // shuffle.
 constexpr double kTableCopies = 4;
 // EmbedCluster's slab: at most 2^25 similarities at once (similarity_candidates.h), float32,
-// with the top-k values and int64 indices taken from it (4 + 4 + 8 bytes an entry).
+// and one masked copy of it (4 + 4 bytes an entry); the candidates taken from it are counted
+// per row below.
 constexpr double kSlabEntries = 33554432.0;
-constexpr double kBytesPerSlabEntry = 16;
+constexpr double kBytesPerSlabEntry = 8;
 // Per row: the candidates kept, 2k + 16 of them, as float32 similarity and int64 index, and the
 // clusters (int64 member and offset).
 constexpr double kBytesPerCandidate = 12;

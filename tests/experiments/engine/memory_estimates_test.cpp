@@ -81,6 +81,10 @@ TEST_CASE("each type's memory estimate is within [0.5, 3] x the peak memory its 
       {"mia", "type: mia\ndata: {examples: 100}\nattack: {shadows: 2}\n", {}},
       {"obfuslm", "type: obfuslm\nlanguage_model: {texts: 32, tokens: 128}\nattack: {anonymity_clusters: 4, anonymity_trials: 20}\n",
        {}},
+      {"obfuslm_glove",
+       "type: obfuslm\ndata: {vocabulary: glove, glove_words: 20000, max_sentences: 50}\nutility: {train_sentences: []}\n"
+       "attack: {anonymity_clusters: 4, anonymity_trials: 20, vocabulary_sample: 1000}\n",
+       {}},
   };
   write_file(dir / "baseline.yaml", "type: perturbation\ndata: {dim: 16, samples: 200}\n");
   const double baseline = peak_rss_bytes(dir / "baseline.yaml", {}, dir / "baseline.h5");
