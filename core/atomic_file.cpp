@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "core/error.h"
 
@@ -64,6 +65,31 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
                                          << std::strerror(errno) << ")");
   std::string problem = write_and_sync(fd, bytes);
   if (::close(fd) != 0 && problem.empty()) problem = std::strerror(errno);
+  if (!problem.empty()) {
+    remove_quietly(temporary);
+    throw Error("cannot write " + path + ": " + problem + " (the previous file, if any, is unchanged)");
+  }
+  rename_into_place(temporary, path);
+}
+
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  const std::string temporary = temporary_path(path);
+  std::string problem;
+  try {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    EMBPRIV_CHECK(out, "cannot write " << path << ": cannot create " << temporary << " (" << std::strerror(errno) << ")");
+    write(out);
+    out.flush();
+    if (!out) problem = std::strerror(errno);
+  } catch (...) {
+    remove_quietly(temporary);
+    throw;
+  }
+  if (problem.empty()) {  // the stream is closed: sync what it wrote
+    const int fd = ::open(temporary.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ::fsync(fd) != 0) problem = std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+  }
   if (!problem.empty()) {
     remove_quietly(temporary);
     throw Error("cannot write " + path + ": " + problem + " (the previous file, if any, is unchanged)");

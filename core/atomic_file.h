@@ -4,6 +4,8 @@
 // or the new one, never a half-written one. A failure (a full disk) removes the temporary and
 // leaves the old file as it was; temporaries of processes that died are removed by the next
 // writer of the same output.
+#include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,11 @@ std::string temporary_path(const std::string& path, const std::string& suffix = 
 // Writes `bytes` to `path` atomically. Throws embpriv::Error naming the path and the system's
 // reason ("No space left on device"); the temporary is gone then.
 void write_file_atomically(const std::string& path, const std::string& bytes);
+
+// Writes what `write` puts into the stream to `path` atomically, without holding the whole file in
+// memory (an embedding cache of 140 MB); the same guarantees and errors as above. An error
+// `write` throws removes the temporary and is rethrown.
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 // Renames `temporary` onto `path`; on failure removes `temporary` and throws embpriv::Error.
 void rename_into_place(const std::string& temporary, const std::string& path);

@@ -1,13 +1,13 @@
 #include "data/embedding_table.h"
 
 #include <ATen/ATen.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/rng.h"
 
@@ -19,7 +19,7 @@ constexpr std::uint32_t kVersion = 1;
 constexpr char kSourceMagic[8] = {'E', 'M', 'B', 'P', 'R', 'I', 'V', 'S'};
 constexpr std::int64_t kTrailerBytes = 8 + 3 * 8;
 
-void write_source_trailer(std::ofstream& out, const SourceStamp& source) {
+void write_source_trailer(std::ostream& out, const SourceStamp& source) {
   out.write(kSourceMagic, 8);
   out.write(reinterpret_cast<const char*>(&source.size), 8);
   out.write(reinterpret_cast<const char*>(&source.modified_ns), 8);
@@ -84,10 +84,7 @@ void write_table_cache(const std::string& path, const EmbeddingTable& table,
                        const std::optional<SourceStamp>& source) {
   const std::filesystem::path target(path);
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
-  const std::string temporary = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    EMBPRIV_CHECK(out, "cannot write the embedding cache " << temporary);
+  write_file_atomically(path, [&](std::ostream& out) {
     const std::int64_t V = table.size(), d = table.dim();
     out.write(kMagic, 8);
     out.write(reinterpret_cast<const char*>(&kVersion), 4);
@@ -101,9 +98,7 @@ void write_table_cache(const std::string& path, const EmbeddingTable& table,
       out.write(word.data(), length);
     }
     if (source) write_source_trailer(out, *source);
-    EMBPRIV_CHECK(out, "cannot write the embedding cache " << temporary << " (disk full?)");
-  }
-  std::filesystem::rename(temporary, path);
+  });
 }
 
 EmbeddingTable read_table_cache(const std::string& path) {

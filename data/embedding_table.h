@@ -53,7 +53,7 @@ SourceStamp stamp_of_file(const std::string& path);
 // endian) + the V words, each as uint32 length + bytes; then, when the cache was built from a
 // source file, a trailer "EMBPRIVS" + uint64 size + int64 mtime (ns) + uint64 head hash (readers
 // of version 1 stop after the words, so they read such a cache unchanged). Written atomically
-// (temporary + rename).
+// (core/atomic_file.h).
 void write_table_cache(const std::string& path, const EmbeddingTable& table,
                        const std::optional<SourceStamp>& source = std::nullopt);
 // Throws embpriv::Error naming the problem for a truncated or foreign file.

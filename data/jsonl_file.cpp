@@ -1,23 +1,15 @@
 #include "data/jsonl_file.h"
 
-#include <filesystem>
-#include <fstream>
-
-#include "core/error.h"
+#include "core/atomic_file.h"
 
 namespace embpriv {
 
 void write_jsonl(const std::string& path, const std::vector<nlohmann::json>& lines) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary);
-    EMBPRIV_CHECK(out, "cannot write " << temporary);
+  write_file_atomically(path, [&](std::ostream& out) {
     for (const nlohmann::json& line : lines) {
       out << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     }
-    EMBPRIV_CHECK(out, "cannot write " << temporary << " (disk full?)");
-  }
-  std::filesystem::rename(temporary, path);
+  });
 }
 
 }  // namespace embpriv

@@ -1,6 +1,6 @@
 #pragma once
-// JSON Lines files (one JSON value per line), written atomically: to PATH.tmp, then renamed, so
-// a reader never sees half a file. Bytes of strings that are not UTF-8 are written as U+FFFD.
+// JSON Lines files (one JSON value per line), written atomically (core/atomic_file.h), so a
+// reader never sees half a file. Bytes of strings that are not UTF-8 are written as U+FFFD.
 #include <nlohmann/json.hpp>
 
 #include <string>

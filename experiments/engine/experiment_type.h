@@ -16,6 +16,7 @@
 #include "experiments/engine/config_document.h"
 #include "experiments/engine/run_cache.h"
 #include "experiments/engine/config_keys.h"
+#include "experiments/engine/memory_estimate.h"
 #include "experiments/plots/standard_plots.h"
 #include "experiments/engine/sweep_grid.h"
 #include "mechanisms/registry.h"
@@ -65,6 +66,12 @@ class ExperimentType {
   virtual std::vector<std::string> string_columns() const = 0;
   // A rough wall time of one point on one core of a machine like the CI one.
   virtual double estimate_seconds(const YAML::Node& config) const = 0;
+  // One point's peak memory (memory_estimate.h: its own tensors and the RunCache data it
+  // keeps), from its config alone: the engine compares it with the batch memory limit before any
+  // work (experiments/engine/run_memory.h) and the dry run prints it. Each type computes it in
+  // experiments/types/<type>/<type>_memory.h.
+  virtual MemoryEstimate estimate_memory(const YAML::Node& config) const = 0;
+  double estimate_peak_bytes(const YAML::Node& config) const { return estimate_memory(config).peak_bytes(); }
   // The figures `embpriv plot` draws; swept: the swept columns (the x axis is chosen among them).
   virtual std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const = 0;
   virtual PointResult run_point(const PointInput& input) const = 0;

@@ -10,17 +10,7 @@
 #include "core/rng.h"
 
 namespace embpriv {
-namespace {
 
-const std::set<std::string> kPlotKeys = {"name", "x", "y", "group_by", "theory",
-                                         "log_x", "log_y", "title", "along", "page"};
-
-std::string path_stem(const std::string& path) {
-  return std::filesystem::path(path).stem().string();
-}
-
-// The location of a problem found at one grid point: the sweep entry when the bad key (or a
-// map holding it) was swept, else where the document sets it.
 std::string point_location(const RunPlan& plan, const GridPoint& point, const std::string& path) {
   for (const Assignment& a : point.assignment) {
     const bool inside = path == a.path || path.rfind(a.path + ".", 0) == 0 ||
@@ -29,6 +19,15 @@ std::string point_location(const RunPlan& plan, const GridPoint& point, const st
                        flow_yaml(a.value) + ")";
   }
   return plan.document.location(path);
+}
+
+namespace {
+
+const std::set<std::string> kPlotKeys = {"name", "x", "y", "group_by", "theory",
+                                         "log_x", "log_y", "title", "along", "page"};
+
+std::string path_stem(const std::string& path) {
+  return std::filesystem::path(path).stem().string();
 }
 
 // A zip group's first key leads it: the type's figures put only a leader on the x axis (a key

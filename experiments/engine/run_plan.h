@@ -45,6 +45,10 @@ RunPlan plan_run(const std::string& config_path, const std::vector<std::string>&
 RunPlan plan_from_document(ConfigDocument document, const std::vector<std::string>& overrides,
                            const ExperimentRegistry& types, const MechanismRegistry& mechanisms);
 
+// Where a problem with key `path` at one grid point comes from: the sweep entry when the key (or
+// a map holding it) was swept, else where the document sets it ("run.yaml:4").
+std::string point_location(const RunPlan& plan, const GridPoint& point, const std::string& path);
+
 // The experiment type named by a config's `type:` key (without planning the run).
 std::string config_type_name(const ConfigDocument& document);
 

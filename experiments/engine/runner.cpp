@@ -22,6 +22,7 @@
 #include "core/progress.h"
 #include "experiments/engine/provenance.h"
 #include "experiments/engine/result_rows.h"
+#include "experiments/engine/run_memory.h"
 #include "experiments/engine/run_plan.h"
 #include "experiments/results/merge.h"
 #include "experiments/results/output_file.h"
@@ -77,7 +78,7 @@ std::string plot_stem(const std::string& path) {
 }
 
 void print_dry_run(const RunPlan& plan, const Shard& shard, const std::string& path,
-                   std::ostream& out) {
+                   const RunMemory& memory, std::ostream& out) {
   std::int64_t rows = 0;
   double seconds = 0;
   for (const GridPoint& point : plan.grid) {
@@ -94,7 +95,15 @@ void print_dry_run(const RunPlan& plan, const Shard& shard, const std::string& p
   out << "grid: " << plan.points() << " points x " << plan.seeds << " seeds = " << plan.grid.size()
       << " rows";
   if (shard.count > 1) out << "; shard " << shard.describe() << ": " << rows << " rows";
-  out << "\nestimated time: " << seconds_text(seconds) << " on one core\n"
+  out << "\nestimated time: " << seconds_text(seconds) << " on one core\n";
+  if (memory.largest_point) {
+    const GridPoint& largest = *memory.largest_point;
+    out << "estimated memory: " << format_bytes(memory.largest.peak_bytes()) << " at the largest point (row "
+        << largest.row << (largest.key.empty() ? "" : " " + largest.key) << ": " << memory.largest.what
+        << "); " << format_bytes(memory.run_bytes) << " for the run (shared data kept until it ends: "
+        << memory.shared_entries << (memory.shared_entries == 1 ? " entry" : " entries") << ")\n";
+  }
+  out
       << "limits (checked before any work): a grid of at most " << kMaxGridRows << " rows; a batch of at most "
       << format_bytes(batch_memory_limit_bytes()) << " (half of this machine's "
       << format_bytes(physical_memory_bytes()) << ")\n"
@@ -303,8 +312,10 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
                                options.overrides, types, mechanisms);
   const std::string path = options.out.empty() ? plan.out : options.out;
   const int threads = run_threads(options, plan);
+  const RunMemory memory = estimate_run_memory(plan, options.shard);
+  check_run_memory(plan, memory);  // before any work, the dry run included
   if (options.dry_run) {
-    print_dry_run(plan, options.shard, path, out);
+    print_dry_run(plan, options.shard, path, memory, out);
     return 0;
   }
   EMBPRIV_CHECK(!(options.resume && options.overwrite), "--resume and --overwrite exclude each other");

@@ -1,11 +1,14 @@
 #include "experiments/results/results_table.h"
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <type_traits>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "experiments/results/hdf5_io.h"
+#include "experiments/results/results_fence.h"
 
 namespace embpriv {
 
@@ -19,7 +22,12 @@ std::string hdf5_image(const std::string& name, const ResultsTable& table) {
   Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   EMBPRIV_CHECK(access.ok() && H5Pset_fapl_core(access.get(), 1 << 20, 0) >= 0,
                 "cannot set up an in-memory HDF5 file for " << name);
-  Handle file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), H5Fclose);
+  // The user block holds the checksum fence (results_fence.h): H5Fget_file_image gives the bytes
+  // after it, and sealed_results_image puts the fence in front.
+  Handle creation(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
+  EMBPRIV_CHECK(creation.ok() && H5Pset_userblock(creation.get(), kResultsFenceBytes) >= 0,
+                "cannot set up the user block of the HDF5 file " << name);
+  Handle file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, creation.get(), access.get()), H5Fclose);
   EMBPRIV_CHECK(file.ok(), "cannot create the HDF5 file " << name << " in memory");
   for (const auto& [key, value] : table.attributes) hdf5::write_attribute(file.get(), key, value);
   {
@@ -44,7 +52,17 @@ std::string hdf5_image(const std::string& name, const ResultsTable& table) {
   std::string image(static_cast<std::size_t>(size), '\0');
   EMBPRIV_CHECK(H5Fget_file_image(file.get(), image.data(), image.size()) == size,
                 "cannot get the image of the HDF5 file " << name);
-  return image;
+  return sealed_results_image(image);
+}
+
+// The whole file (results files are tables of at most kMaxGridRows rows: megabytes).
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EMBPRIV_CHECK(in, "cannot read the results file " << path);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  EMBPRIV_CHECK(!in.bad(), "cannot read the results file " << path);
+  return bytes.str();
 }
 
 }  // namespace
@@ -112,7 +130,18 @@ void write_results_h5(const std::string& path, const ResultsTable& table) {
 ResultsTable read_results_h5(const std::string& path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   EMBPRIV_CHECK(std::filesystem::exists(path), "no such results file: " << path);
-  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  // The bytes are read once, checked against the fence and handed to HDF5 from memory: HDF5
+  // reads exactly the bytes that were checked.
+  // HDF5 gets the image as H5Fget_file_image gave it: the bytes after the fence's user block.
+  std::string bytes = file_bytes(path);
+  if (check_results_fence(path, bytes) == ResultsFence::intact) bytes.erase(0, kResultsFenceBytes);
+  Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  EMBPRIV_CHECK(access.ok() && H5Pset_fapl_core(access.get(), 1 << 20, 0) >= 0 &&
+                    H5Pset_file_image(access.get(), bytes.data(), bytes.size()) >= 0,
+                "cannot hand the bytes of " << path << " to HDF5");
+  // The core driver reads an image only under a name no file has (an existing file is refused):
+  // a path under /dev/null, which is never a folder.
+  Handle file(H5Fopen("/dev/null/embpriv-results-image", H5F_ACC_RDONLY, access.get()), H5Fclose);
   EMBPRIV_CHECK(file.ok(), path << " is not a readable HDF5 file (truncated or corrupt?)");
   ResultsTable table;
   Handle root(H5Gopen2(file.get(), "/", H5P_DEFAULT), H5Gclose);

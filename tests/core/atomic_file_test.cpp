@@ -110,3 +110,27 @@ TEST_CASE("remove_stale_temporaries removes the temporaries of dead processes ne
                                                         "run.h5.tmp." + mine, "run.h5.tmp.x" + dead,
                                                         "run_cosine.png", "runner.h5.tmp." + dead});
 }
+
+TEST_CASE("write_file_atomically from a stream writer: the same guarantees without the bytes in memory", "[core]") {
+  TempDir dir("embpriv_atomic_stream_test");
+  const std::string path = dir / "out.bin";
+  write_file_atomically(path, [](std::ostream& out) { out << "old " << 42; });
+  CHECK(read_all(path) == "old 42");
+  // A full disk (a file size limit) fails the write: the old file stays, no temporary is left.
+  {
+    const FileSizeLimit limit(4096);
+    CHECK_THROWS_WITH(write_file_atomically(path, [](std::ostream& out) { out << std::string(100000, 'x'); }),
+                      Contains("cannot write " + path) && Contains("the previous file, if any, is unchanged"));
+  }
+  CHECK(read_all(path) == "old 42");
+  CHECK(names_in(dir.path) == std::vector<std::string>{"out.bin"});
+  // A writer that throws half way: its error comes through, and nothing else changes.
+  CHECK_THROWS_WITH(write_file_atomically(path,
+                                          [](std::ostream& out) {
+                                            out << "half";
+                                            throw Error("the writer failed");
+                                          }),
+                    "the writer failed");
+  CHECK(read_all(path) == "old 42");
+  CHECK(names_in(dir.path) == std::vector<std::string>{"out.bin"});
+}

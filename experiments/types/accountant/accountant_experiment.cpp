@@ -65,6 +65,14 @@ class AccountantExperiment final : public ExperimentType {
     return 0.01;
   }
 
+  MemoryEstimate estimate_memory(const YAML::Node&) const override {
+    // One record per round and the Renyi curve over its orders: kilobytes, whatever the keys.
+    MemoryEstimate m;
+    m.working_bytes = 1e5;
+    m.what = "the rounds' records and the Renyi DP curve";
+    return m;
+  }
+
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
     if (std::find(swept.begin(), swept.end(), "dp.epsilon") == swept.end()) return {};
     std::vector<std::string> groups;

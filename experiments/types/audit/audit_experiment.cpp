@@ -7,6 +7,7 @@
 
 #include "attacks/audit.h"
 #include "experiments/types/audit/audit_trials_figure.h"
+#include "experiments/types/audit/audit_memory.h"
 #include "mechanisms/mechanism.h"
 
 namespace embpriv {
@@ -61,6 +62,7 @@ class AuditExperiment final : public ExperimentType {
   std::vector<std::string> string_columns() const override {
     return {"mechanism_name", "claim_kind", "test", "broken"};
   }
+  MemoryEstimate estimate_memory(const YAML::Node& config) const override { return audit_memory(config); }
   double estimate_seconds(const YAML::Node& config) const override {
     const AuditSettings s = read_settings(config);
     // The mechanism runs 4 x trials times (two inputs, two halves: selection and measurement)

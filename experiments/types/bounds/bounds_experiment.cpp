@@ -5,8 +5,8 @@
 #include <ostream>
 #include <sstream>
 
-#include "core/memory_limit.h"
 #include "experiments/engine/run_cache.h"
+#include "experiments/types/bounds/bounds_memory.h"
 #include "experiments/types/bounds/bounds_plot.h"
 #include "experiments/types/bounds/bounds_table.h"
 
@@ -17,9 +17,6 @@ namespace {
 // inputs (two batches, checks included) took 1.4 s in `make demo` on the 2-core CI machine.
 constexpr double kSecondsPerValue = 1.4 / (2 * 20000.0 * 4096.0);
 constexpr double kBatchesPerSetting = 2;
-// Peak bytes per input value of a setting: the inputs x1, x2 and their perturbed batches y1, y2,
-// all samples x dim float32 (4 x 4).
-constexpr double kBytesPerInputValue = 16;
 
 struct BoundsSettings {
   std::int64_t samples;
@@ -50,17 +47,6 @@ BoundsSettings read_settings(const YAML::Node& config, std::uint64_t seed) {
                                        : std::numeric_limits<double>::quiet_NaN();
   s.seed = seed;
   return b;
-}
-
-// The inputs (samples x dim values, make_bounds_inputs) and their perturbed batches are held
-// at once; refused before any work when they exceed the batch memory limit (core/memory_limit.h).
-void check_inputs_memory(const BoundsSettings& b) {
-  const std::string problem =
-      batch_memory_problem(batch_bytes(b.samples, b.setting.d, kBytesPerInputValue));
-  require_key(problem.empty(), "data.dim",
-              "= " + std::to_string(b.setting.d) + " with data.samples = " + std::to_string(b.samples) +
-                  ": the inputs and outputs, 4 batches of data.samples x data.dim float32 values, " +
-                  problem + "; lower data.dim or data.samples");
 }
 
 // The inputs of one (seed, samples, d), made once per run: every setting of a dimension sees the
@@ -102,7 +88,6 @@ class BoundsExperiment final : public ExperimentType {
 
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     const BoundsSettings settings = read_settings(config, 1);
-    check_inputs_memory(settings);
     const BoundsSetting& s = settings.setting;
     YAML::Node node = YAML::Clone(config["mechanism"]);
     node["epsilon"] = std::isnan(s.epsilon) ? 1.0 : s.epsilon;
@@ -117,6 +102,7 @@ class BoundsExperiment final : public ExperimentType {
 
   std::vector<std::string> number_columns() const override { return bounds_number_columns(); }
   std::vector<std::string> string_columns() const override { return bounds_string_columns(); }
+  MemoryEstimate estimate_memory(const YAML::Node& config) const override { return bounds_memory(config); }
 
   double estimate_seconds(const YAML::Node& config) const override {
     const BoundsSettings b = read_settings(config, 1);

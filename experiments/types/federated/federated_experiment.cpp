@@ -9,6 +9,7 @@
 #include "attacks/membership_inference.h"
 #include "core/log.h"
 #include "data/private_units.h"
+#include "experiments/types/federated/federated_memory.h"
 #include "experiments/types/federated/composed_privacy.h"
 #include "experiments/types/federated/federated_settings.h"
 #include "experiments/types/shared/membership_columns.h"
@@ -114,6 +115,7 @@ class FederatedExperiment final : public ExperimentType {
   }
   std::vector<std::string> string_columns() const override { return {"aggregator", "clip"}; }
 
+  MemoryEstimate estimate_memory(const YAML::Node& config) const override { return federated_memory(config); }
   double estimate_seconds(const YAML::Node& config) const override {
     const FederatedSettings s = read_federated_settings(config);
     const double units_per_run =

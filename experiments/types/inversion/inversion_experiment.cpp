@@ -14,6 +14,7 @@
 #include "data/embedding_formats.h"
 #include "data/word_tokenizer.h"
 #include "data/sentiment_corpus.h"
+#include "experiments/types/inversion/inversion_memory.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/sentiment_utility.h"
 #include "experiments/engine/config_document.h"
@@ -206,6 +207,7 @@ class InversionExperiment final : public ExperimentType {
   }
   std::vector<std::string> string_columns() const override { return {"mechanism_name", "claim"}; }
 
+  MemoryEstimate estimate_memory(const YAML::Node& config) const override { return inversion_memory(config); }
   double estimate_seconds(const YAML::Node& config) const override {
     const InversionSettings s = read_inversion_settings(config);
     // Rough per-part costs on one core, set by hand, not measured part by part: a fixed part

@@ -10,6 +10,7 @@
 #include "attacks/rmia.h"
 #include "data/data_paths.h"
 #include "experiments/types/mia/mia_attacks.h"
+#include "experiments/types/mia/mia_memory.h"
 #include "experiments/types/mia/mia_models.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/membership_columns.h"
@@ -108,6 +109,7 @@ class MiaExperiment final : public ExperimentType {
     return columns;
   }
   std::vector<std::string> string_columns() const override { return {"mechanism_name"}; }
+  MemoryEstimate estimate_memory(const YAML::Node& config) const override { return mia_memory(config); }
   double estimate_seconds(const YAML::Node& config) const override {
     const MiaSettings s = read_settings(config);
     // A fixed second plus a rate per candidate for each classifier (the target and every

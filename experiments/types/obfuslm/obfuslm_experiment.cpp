@@ -9,6 +9,7 @@
 #include "attacks/obfuslm_measures.h"
 #include "core/rng.h"
 #include "data/data_paths.h"
+#include "experiments/types/obfuslm/obfuslm_memory.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/sentiment_utility.h"
 #include "metrics/similarity.h"
@@ -258,6 +259,7 @@ class ObfuslmExperiment final : public ExperimentType {
   }
   std::vector<std::string> string_columns() const override { return {"vocabulary", "normalization", "generated_text"}; }
 
+  MemoryEstimate estimate_memory(const YAML::Node& config) const override { return obfuslm_memory(config); }
   double estimate_seconds(const YAML::Node& config) const override {
     const ObfuslmSettings s = read_settings(config);
     // stories260k: a fixed second plus a rate per token the clean model writes and the

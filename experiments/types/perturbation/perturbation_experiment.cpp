@@ -7,10 +7,10 @@
 #include <limits>
 #include <sstream>
 
-#include "core/memory_limit.h"
 #include "core/rng.h"
 #include "experiments/engine/config_document.h"
 #include "data/synthetic_inputs.h"
+#include "experiments/types/perturbation/perturbation_memory.h"
 #include "mechanisms/mechanism.h"
 #include "metrics/running_stats.h"
 #include "metrics/similarity.h"
@@ -19,11 +19,8 @@ namespace embpriv {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr std::int64_t kChunkRows = 4096;  // rows perturbed at once: bounded memory at any N
+constexpr std::int64_t kChunkRows = kPerturbationChunkRows;
 constexpr int kHistogramBins = 200;        // cosine histogram over [-1, 1]
-// Peak bytes per value of one chunk: x and y = M(x) in float32 (4 + 4), and the two float64
-// temporaries of OutputStatistics::add (x.to(kDouble) and its square or absolute value, 8 + 8).
-constexpr double kBytesPerChunkValue = 24;
 
 struct Settings {
   std::int64_t dim, samples;
@@ -40,18 +37,6 @@ Settings read_settings(const YAML::Node& config) {
   require_key(s.norm_max >= s.norm_min, "data.norm_max",
               "must be >= data.norm_min, got " + flow_yaml(config["data"]["norm_max"]));
   return s;
-}
-
-// The largest allocation of a point is one chunk of min(kChunkRows, samples) rows x dim values;
-// refused before any work when it exceeds the batch memory limit (core/memory_limit.h).
-void check_chunk_memory(const Settings& s) {
-  const std::int64_t rows = std::min(kChunkRows, s.samples);
-  const std::string problem = batch_memory_problem(batch_bytes(rows, s.dim, kBytesPerChunkValue));
-  require_key(problem.empty(), "data.dim",
-              "= " + std::to_string(s.dim) + " with data.samples = " + std::to_string(s.samples) +
-                  ": one chunk of " + std::to_string(rows) + " rows x " + std::to_string(s.dim) +
-                  " values (" + std::to_string(static_cast<int>(kBytesPerChunkValue)) +
-                  " bytes each) " + problem + "; lower data.dim");
 }
 
 // Row i is text when floor((i+1) f) > floor(i f): a share f of the rows, evenly interleaved,
@@ -171,7 +156,7 @@ class PerturbationExperiment final : public ExperimentType {
   }
 
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
-    check_chunk_memory(read_settings(config));
+    read_settings(config);
     point_mechanism(config, registry);
   }
 
@@ -183,6 +168,7 @@ class PerturbationExperiment final : public ExperimentType {
             "theory_cosine_text"};
   }
   std::vector<std::string> string_columns() const override { return {"mechanism_name", "claim"}; }
+  MemoryEstimate estimate_memory(const YAML::Node& config) const override { return perturbation_memory(config); }
 
   double estimate_seconds(const YAML::Node& config) const override {
     const Settings s = read_settings(config);

@@ -24,6 +24,7 @@ class PerturbationWith final : public ExperimentType {
   std::vector<std::string> number_columns() const override { return real_->number_columns(); }
   std::vector<std::string> string_columns() const override { return real_->string_columns(); }
   double estimate_seconds(const YAML::Node& c) const override { return real_->estimate_seconds(c); }
+  MemoryEstimate estimate_memory(const YAML::Node& c) const override { return real_->estimate_memory(c); }
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& s) const override {
     return real_->standard_plots(s);
   }

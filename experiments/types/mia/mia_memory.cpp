@@ -1,0 +1,39 @@
+#include "experiments/types/mia/mia_memory.h"
+
+#include <string>
+
+#include "experiments/engine/experiment_type.h"
+#include "experiments/types/shared/vocabulary_memory.h"
+
+namespace embpriv {
+namespace {
+
+// A UCI sentiment sentence is at most about 64 words; its rows are held clean and perturbed
+// (float32, 4 + 4) with the mechanism's temporaries (4 + 4).
+constexpr double kWordsPerSentence = 64;
+constexpr double kBytesPerWordValue = 16;
+// Per shadow and candidate: its float64 score phi and its bool membership (8 + 1), and the
+// attacks' float64 working copies of phi (sorted, centred: 8 + 8).
+constexpr double kBytesPerShadowScore = 25;
+
+}  // namespace
+
+MemoryEstimate mia_memory(const YAML::Node& config) {
+  const auto words = point_value<std::int64_t>(config, "data.glove_words");
+  const auto examples = point_value<std::int64_t>(config, "data.examples");
+  const auto shadows = point_value<std::int64_t>(config, "attack.shadows");
+  // RMIA's population sentences are scored by the target and every shadow like the candidates.
+  const auto population = point_value<std::int64_t>(config, "attack.population");
+  MemoryEstimate m;
+  m.shared_bytes = glove_load_bytes(words);
+  m.shared_key = "glove|" + std::to_string(glove_rows(words));
+  const double n = static_cast<double>(examples + population);
+  m.working_bytes = n * kWordsPerSentence * kGloveTableDim * kBytesPerWordValue +
+                    static_cast<double>(shadows + 1) * n * kBytesPerShadowScore;
+  m.size_keys = {"attack.shadows", "data.examples", "attack.population", "data.glove_words"};
+  m.what = "the GloVe table, the candidates' token rows and " + std::to_string(shadows) + " shadows' scores of " +
+           std::to_string(examples) + " candidates and " + std::to_string(population) + " population sentences";
+  return m;
+}
+
+}  // namespace embpriv

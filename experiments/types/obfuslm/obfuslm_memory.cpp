@@ -1,0 +1,66 @@
+#include "experiments/types/obfuslm/obfuslm_memory.h"
+
+#include <algorithm>
+#include <string>
+
+#include "attacks/nearest_rows.h"
+#include "experiments/engine/experiment_type.h"
+#include "experiments/types/shared/vocabulary_memory.h"
+
+namespace embpriv {
+namespace {
+
+// Float32 copies of the [V, d] table a point holds at once: the unit rows, the obfuscated
+// embedding, the server's shuffled embedding, and the obfuscator's synthesised rows before the
+// shuffle.
+constexpr double kTableCopies = 4;
+// EmbedCluster's slab: at most 2^25 similarities at once (similarity_candidates.h), float32,
+// and one masked copy of it (4 + 4 bytes an entry); the candidates taken from it are counted
+// per row below.
+constexpr double kSlabEntries = 33554432.0;
+constexpr double kBytesPerSlabEntry = 8;
+// Per row: the candidates kept, 2k + 16 of them, as float32 similarity and int64 index, and the
+// clusters (int64 member and offset).
+constexpr double kBytesPerCandidate = 12;
+
+}  // namespace
+
+MemoryEstimate obfuslm_memory(const YAML::Node& config) {
+  const std::string vocabulary = point_value<std::string>(config, "data.vocabulary");
+  const auto k = point_value<std::int64_t>(config, "obfuscation.k");
+  const auto trials = point_value<std::int64_t>(config, "attack.anonymity_trials");
+  const auto texts = point_value<std::int64_t>(config, "language_model.texts");
+  const auto tokens = point_value<std::int64_t>(config, "language_model.tokens");
+  MemoryEstimate m;
+  double V = 0, d = 0, model = 0;
+  if (vocabulary == "glove") {
+    const auto words = point_value<std::int64_t>(config, "data.glove_words");
+    V = static_cast<double>(glove_rows(words));
+    d = kGloveTableDim;
+    m.shared_bytes = glove_load_bytes(words);
+    m.shared_key = "glove|" + std::to_string(glove_rows(words));
+    m.size_keys = {"data.glove_words", "obfuscation.k", "attack.anonymity_trials"};
+  } else {
+    const std::string checkpoint = point_value<std::string>(config, "data.model");
+    const LanguageModelShape shape = read_language_model_shape(checkpoint);
+    V = static_cast<double>(shape.vocab);
+    d = static_cast<double>(shape.dim);
+    m.shared_bytes = language_model_weight_bytes(checkpoint);
+    m.shared_key = "llama2c|" + checkpoint;
+    model = language_model_utility_bytes(shape, texts, tokens) + 2 * m.shared_bytes;  // + the server's model
+    m.size_keys = {"language_model.texts", "language_model.tokens", "obfuscation.k", "attack.anonymity_trials"};
+  }
+  const KnnOptions knn;
+  const double knn_block = (d < 256 ? 256.0 : 4096.0) * std::min(static_cast<double>(knn.table_chunk), V) * 8.0;
+  const double slab = std::min(kSlabEntries, V * V) * kBytesPerSlabEntry;
+  const double candidates = V * static_cast<double>(2 * k + 16) * kBytesPerCandidate + V * 16.0;
+  // The anonymity game: a member's WeightSynth weights and outputs over the trials (float64).
+  const double game = static_cast<double>(trials) * (static_cast<double>(k) + d) * 8.0 * 2.0;
+  m.working_bytes = kTableCopies * V * d * 4.0 + std::max(slab, knn_block) + candidates + game + model;
+  m.what = "4 copies of the " + std::to_string(static_cast<std::int64_t>(V)) + " x " +
+           std::to_string(static_cast<std::int64_t>(d)) + " table, EmbedCluster's similarity slab and the "
+           "attacks' draws";
+  return m;
+}
+
+}  // namespace embpriv

@@ -1,0 +1,32 @@
+#include "experiments/types/perturbation/perturbation_memory.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/memory_limit.h"
+#include "experiments/engine/experiment_type.h"
+
+namespace embpriv {
+namespace {
+
+// Peak bytes per value of one chunk: x and y = M(x) in float32 (4 + 4), and the two float64
+// temporaries of the statistics (x.to(kDouble) and its square or absolute value, 8 + 8); the
+// mechanism's float32 temporaries are gone by then. Measured: 23 bytes a value (peak RSS over a
+// small run's, 4096 x 8192 with vmf_tangent and 4096 x 16384 with gaussian; docs/reliability.md).
+constexpr double kBytesPerChunkValue = 24;
+
+}  // namespace
+
+MemoryEstimate perturbation_memory(const YAML::Node& config) {
+  const auto dim = point_value<std::int64_t>(config, "data.dim");
+  const auto samples = point_value<std::int64_t>(config, "data.samples");
+  const std::int64_t rows = std::min(kPerturbationChunkRows, samples);
+  MemoryEstimate m;
+  m.working_bytes = batch_bytes(rows, dim, kBytesPerChunkValue);
+  m.size_keys = {"data.dim", "data.samples"};
+  m.what = "one chunk of " + std::to_string(rows) + " rows x " + std::to_string(dim) + " values, " +
+           std::to_string(static_cast<int>(kBytesPerChunkValue)) + " bytes each";
+  return m;
+}
+
+}  // namespace embpriv

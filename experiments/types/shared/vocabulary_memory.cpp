@@ -1,0 +1,61 @@
+#include "experiments/types/shared/vocabulary_memory.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+#include "data/data_paths.h"
+
+namespace embpriv {
+namespace {
+
+// A word in memory: its std::string (32 bytes, libstdc++; a heap buffer when longer than 15
+// characters, rare among GloVe words) and its entry in the table's word index (a hash node
+// holding another copy of the string, the row, the hash and the next pointer, and its bucket).
+constexpr double kBytesPerWord = 120;
+// The float32 values of the whole table are held twice during the load: the table and a
+// temporary of the same size (the finite-rows check, the copy out of the file's buffer).
+
+}  // namespace
+
+std::int64_t glove_rows(std::int64_t words) {
+  return words > 0 && words < kGloveTableWords ? words : kGloveTableWords;
+}
+
+double glove_load_bytes(std::int64_t words) {
+  const double table = static_cast<double>(kGloveTableWords) * (2 * kGloveTableDim * 4.0 + kBytesPerWord);
+  // EmbeddingTable::first copies the kept rows while the whole table is alive.
+  const double kept = words > 0 ? static_cast<double>(glove_rows(words)) * (kGloveTableDim * 4.0 + kBytesPerWord) : 0;
+  return table + kept;
+}
+
+LanguageModelShape read_language_model_shape(const std::string& checkpoint_path) {
+  // llama2.c's header: seven int32 (dim, hidden_dim, n_layers, n_heads, n_kv_heads, vocab_size,
+  // seq_len), a negative vocab_size marking an unshared classifier (run.c, read_checkpoint).
+  std::ifstream in(resolve_data_path(checkpoint_path), std::ios::binary);
+  std::int32_t header[7] = {};
+  in.read(reinterpret_cast<char*>(header), sizeof header);
+  EMBPRIV_CHECK(in, "cannot read the header of the llama2.c checkpoint " << checkpoint_path);
+  return {header[0], header[1], header[2], header[3], std::abs(static_cast<std::int64_t>(header[5]))};
+}
+
+double language_model_weight_bytes(const std::string& checkpoint_path) {
+  return static_cast<double>(std::filesystem::file_size(resolve_data_path(checkpoint_path)));
+}
+
+double language_model_utility_bytes(const LanguageModelShape& m, std::int64_t texts, std::int64_t tokens) {
+  const double positions = static_cast<double>(texts) * static_cast<double>(tokens + 1);
+  // Per position: the clean and the perturbed logits (float32, kept together: 4 + 4 bytes a
+  // vocabulary entry) and the float64 log-softmax of one of them with its temporary (8 + 8);
+  // one layer's activations (float32: the residual stream, q, k, v, the attention output and
+  // the RMS-normed input, 6 x dim, and the feed-forward's three hidden_dim vectors); the
+  // attention scores and probabilities of every head over the text (2 x heads x tokens).
+  const double per_position = 24.0 * static_cast<double>(m.vocab) +
+                              4.0 * (6.0 * static_cast<double>(m.dim) + 3.0 * static_cast<double>(m.hidden_dim)) +
+                              4.0 * 2.0 * static_cast<double>(m.heads) * static_cast<double>(tokens + 1);
+  return positions * per_position;
+}
+
+}  // namespace embpriv

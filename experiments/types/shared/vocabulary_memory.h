@@ -1,0 +1,31 @@
+#pragma once
+// The memory of the data the vocabulary types load (inversion, obfuslm, mia, federated): the
+// GloVe table, a llama2.c model and the texts the model writes for the language-model utility.
+// Parts of the per-type estimates (experiments/types/<type>/<type>_memory.h).
+#include <cstdint>
+#include <string>
+
+namespace embpriv {
+
+// The wink GloVe table the set-up installs: 341,479 words x 100 values (data/embedding_formats.h).
+inline constexpr std::int64_t kGloveTableWords = 341479;
+inline constexpr std::int64_t kGloveTableDim = 100;
+
+// The peak of loading the GloVe table and keeping its first `words` rows (0: all): the whole
+// table (float32 values and the words) while the first rows are copied out of it.
+double glove_load_bytes(std::int64_t words);
+// The float32 values of the first `words` rows (0: all) kept afterwards.
+std::int64_t glove_rows(std::int64_t words);
+
+// The shape of a llama2.c checkpoint, read from its header (models/llama2c_checkpoint.h).
+struct LanguageModelShape {
+  std::int64_t dim = 0, hidden_dim = 0, layers = 0, heads = 0, vocab = 0;
+};
+LanguageModelShape read_language_model_shape(const std::string& checkpoint_path);
+// The model's weights in float32 (the checkpoint's size, header aside).
+double language_model_weight_bytes(const std::string& checkpoint_path);
+// The peak of the language-model utility over `texts` texts of `tokens` tokens
+// (models/language_model_utility.h): the clean and the perturbed forward pass and their logits.
+double language_model_utility_bytes(const LanguageModelShape& shape, std::int64_t texts, std::int64_t tokens);
+
+}  // namespace embpriv
