@@ -65,11 +65,14 @@ class AccountantExperiment final : public ExperimentType {
     return 0.01;
   }
 
-  MemoryEstimate estimate_memory(const YAML::Node&) const override {
-    // One record per round and the Renyi curve over its orders: kilobytes, whatever the keys.
+  MemoryEstimate estimate_memory(const YAML::Node& config) const override {
+    // One record per round (RoundRecord), and the Renyi curve over its orders (kilobytes).
+    const auto rounds = point_value<std::int64_t>(config, "rounds");
+    constexpr double kCurveBytes = 1e5;
     MemoryEstimate m;
-    m.working_bytes = 1e5;
-    m.what = "the rounds' records and the Renyi DP curve";
+    m.working_bytes = static_cast<double>(rounds) * sizeof(RoundRecord) + kCurveBytes;
+    m.size_keys = {"rounds"};
+    m.what = std::to_string(rounds) + " rounds' records and the Renyi DP curve";
     return m;
   }
 

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "data/data_paths.h"
+#include "models/hf_decoder_config.h"
 
 namespace embpriv {
 namespace {
@@ -32,9 +33,14 @@ double glove_load_bytes(std::int64_t words) {
 }
 
 LanguageModelShape read_language_model_shape(const std::string& checkpoint_path) {
+  const std::string path = resolve_data_path(checkpoint_path);
+  if (std::filesystem::is_directory(path)) {  // a Hugging Face folder: its config.json
+    const HfDecoderConfig c = read_hf_decoder_config(path);
+    return {c.hidden_size, c.intermediate_size, c.num_hidden_layers, c.num_attention_heads, c.vocab_size};
+  }
   // llama2.c's header: seven int32 (dim, hidden_dim, n_layers, n_heads, n_kv_heads, vocab_size,
   // seq_len), a negative vocab_size marking an unshared classifier (run.c, read_checkpoint).
-  std::ifstream in(resolve_data_path(checkpoint_path), std::ios::binary);
+  std::ifstream in(path, std::ios::binary);
   std::int32_t header[7] = {};
   in.read(reinterpret_cast<char*>(header), sizeof header);
   EMBPRIV_CHECK(in, "cannot read the header of the llama2.c checkpoint " << checkpoint_path);
@@ -42,7 +48,17 @@ LanguageModelShape read_language_model_shape(const std::string& checkpoint_path)
 }
 
 double language_model_weight_bytes(const std::string& checkpoint_path) {
-  return static_cast<double>(std::filesystem::file_size(resolve_data_path(checkpoint_path)));
+  const std::string path = resolve_data_path(checkpoint_path);
+  if (!std::filesystem::is_directory(path)) return static_cast<double>(std::filesystem::file_size(path));
+  // A Hugging Face folder: its safetensors files, memory-mapped in their dtype, and the largest
+  // float32 matrix a forward pass converts at a time (models/hf_decoder_model.h): at most the
+  // embedding or the head, vocab_size x hidden_size.
+  double files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(path)) {
+    if (entry.path().extension() == ".safetensors") files += static_cast<double>(entry.file_size());
+  }
+  const HfDecoderConfig c = read_hf_decoder_config(path);
+  return files + 4.0 * static_cast<double>(c.vocab_size) * static_cast<double>(c.hidden_size);
 }
 
 double language_model_utility_bytes(const LanguageModelShape& m, std::int64_t texts, std::int64_t tokens) {

@@ -17,12 +17,14 @@ double glove_load_bytes(std::int64_t words);
 // The float32 values of the first `words` rows (0: all) kept afterwards.
 std::int64_t glove_rows(std::int64_t words);
 
-// The shape of a llama2.c checkpoint, read from its header (models/llama2c_checkpoint.h).
+// The shape of a language model: a llama2.c checkpoint's header (models/llama2c_checkpoint.h) or
+// a Hugging Face folder's config.json (models/hf_decoder_config.h).
 struct LanguageModelShape {
   std::int64_t dim = 0, hidden_dim = 0, layers = 0, heads = 0, vocab = 0;
 };
 LanguageModelShape read_language_model_shape(const std::string& checkpoint_path);
-// The model's weights in float32 (the checkpoint's size, header aside).
+// The model's weights: a llama2.c checkpoint's float32 (its size, header aside); a Hugging Face
+// folder's safetensors files plus the largest matrix converted to float32 at a time.
 double language_model_weight_bytes(const std::string& checkpoint_path);
 // The peak of the language-model utility over `texts` texts of `tokens` tokens
 // (models/language_model_utility.h): the clean and the perturbed forward pass and their logits.

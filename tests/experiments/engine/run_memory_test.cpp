@@ -39,7 +39,7 @@ std::string memory_error(const RunPlan& plan) {
 
 TEST_CASE("every experiment type refuses a point too large for the machine before any row, naming the key",
           "[engine][limits][memory]") {
-  REQUIRE(default_experiment_registry().names().size() == 7);  // a new type gets a case here
+  REQUIRE(default_experiment_registry().names().size() == 8);  // a new type gets a case here
   TempDir dir("embpriv_run_memory_test");
   struct Case {
     std::string type, yaml, key;
@@ -52,6 +52,7 @@ TEST_CASE("every experiment type refuses a point too large for the machine befor
       {"obfuslm", "language_model: {texts: 100000000}", "language_model.texts = 100000000"},
       {"mia", "attack: {shadows: 100000000000}", "attack.shadows = 100000000000"},
       {"federated", "attack: {shadows: 100000000000}", "attack.shadows = 100000000000"},
+      {"accountant", "rounds: 1000000000000", "rounds = 1000000000000"},
   };
   for (const Case& c : cases) {
     INFO(c.type);
