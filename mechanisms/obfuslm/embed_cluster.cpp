@@ -62,32 +62,78 @@ Clusters embed_cluster(const at::Tensor& table, const EmbedClusterOptions& optio
                                      options.block};
   const std::int64_t C = std::min(candidate_options.candidates, V - 1);
   candidate_options.candidates = C;
-  at::Tensor thresholds;  // gamma_i, float: compared with float cosines as the slab holds them
-  SimilarCandidates lists = most_similar_rows(unit, at::arange(V, at::kLong), at::Tensor(), at::Tensor(),
-                                              candidate_options, options.threshold, &thresholds);
-  // Candidates below gamma_i never join i's cluster: drop them now (the floor of a refill too).
-  const at::Tensor floor = thresholds.to(at::kFloat);
-  lists.indices.masked_fill_(lists.scores < floor.unsqueeze(1), -1);
-  // One row per vocabulary row; a refill overwrites the rows it recomputes.
-  at::Tensor list_tensor = lists.indices.contiguous();
-  std::int64_t* list = list_tensor.data_ptr<std::int64_t>();
-
+  // Rows of D are computed lazily, a batch of the next unassigned rows in visiting order at a
+  // time: a row absorbed into an earlier cluster never opens one, so its row of D is never
+  // needed. About V / k rows open clusters, so this computes a fraction of the V x V product.
+  // Each computed row keeps gamma_i (over all V cosines, as the algorithm defines it) and its C
+  // most similar rows among those unassigned when it was computed, cut below gamma_i: rows
+  // only get assigned later, so the list stays exact (assigned rows are skipped when read).
+  const std::int64_t most_rows =
+      options.block > 0 ? options.block : std::max<std::int64_t>(1, (std::int64_t{1} << 25) / V);
+  std::vector<std::int64_t> list(static_cast<std::size_t>(V * C), -1);
+  std::vector<float> floor(static_cast<std::size_t>(V), 0.0f);  // gamma_i, float as the slab holds it
+  std::vector<char> computed(static_cast<std::size_t>(V), 0);
   std::vector<char> assigned(static_cast<std::size_t>(V), 0);
+  std::int64_t unassigned_count = V;
   EmbedClusterStats counted;
+  // Computes the rows `rows` of D against the rows unassigned now: their lists, and their gamma_i
+  // where not known yet.
+  const auto compute_lists = [&](const std::vector<std::int64_t>& rows) {
+    const at::Tensor row_ids = at::tensor(rows, at::kLong);
+    const at::Tensor unassigned = at::from_blob(assigned.data(), {V}, at::kChar).eq(0);
+    at::Tensor gamma;
+    const SimilarCandidates fresh = most_similar_rows(unit, row_ids, unassigned, at::Tensor(), candidate_options,
+                                                      options.threshold, &gamma);
+    const at::Tensor indices = fresh.indices.contiguous(), scores = fresh.scores.contiguous();
+    const at::Tensor gamma_float = gamma.to(at::kFloat).contiguous();
+    const std::int64_t* index = indices.data_ptr<std::int64_t>();
+    const float* score = scores.data_ptr<float>();
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const auto row = static_cast<std::size_t>(rows[r]);
+      floor[row] = gamma_float.data_ptr<float>()[r];
+      computed[row] = 1;
+      // Candidates below gamma_i never join i's cluster (the list is sorted: a suffix goes).
+      for (std::int64_t c = 0; c < C; ++c) {
+        const std::size_t at = r * static_cast<std::size_t>(C) + static_cast<std::size_t>(c);
+        list[row * static_cast<std::size_t>(C) + static_cast<std::size_t>(c)] =
+            score[at] < floor[row] ? -1 : index[at];
+      }
+    }
+    counted.similarity_rows += static_cast<std::int64_t>(rows.size());
+  };
+  // The next unassigned rows in visiting order from `position` (the row there first), at most
+  // `count` of them.
+  const auto next_unassigned = [&](std::size_t position, std::int64_t count) {
+    std::vector<std::int64_t> rows;
+    for (std::size_t p = position; p < order.size() && static_cast<std::int64_t>(rows.size()) < count; ++p) {
+      if (p == position || !assigned[static_cast<std::size_t>(order[p])]) rows.push_back(order[p]);
+    }
+    return rows;
+  };
+
   for (std::size_t position = 0; position < order.size(); ++position) {
     const std::int64_t i = order[position];
     if (assigned[static_cast<std::size_t>(i)]) continue;
+    if (!computed[static_cast<std::size_t>(i)]) {
+      // A batch small enough that few of its rows get absorbed before their turn: its openers
+      // take up to k - 1 rows each from the unassigned ones, so U / (4 k) rows lose at most
+      // about a quarter of the batch.
+      const std::int64_t batch = std::clamp<std::int64_t>(unassigned_count / (4 * options.k), 16, most_rows);
+      compute_lists(next_unassigned(position, batch));
+    }
     assigned[static_cast<std::size_t>(i)] = 1;
+    --unassigned_count;
     clusters.members.push_back(i);
     std::int64_t size = 1;
     while (size < options.k) {
-      const std::int64_t* candidates = list + i * C;
+      const std::int64_t* candidates = list.data() + i * C;
       std::int64_t c = 0;
       for (; c < C && size < options.k; ++c) {
         const std::int64_t j = candidates[c];
         if (j < 0) break;  // the rest are below gamma_i (or there are no more rows)
         if (assigned[static_cast<std::size_t>(j)]) continue;
         assigned[static_cast<std::size_t>(j)] = 1;
+        --unassigned_count;
         clusters.members.push_back(j);
         ++size;
       }
@@ -97,17 +143,9 @@ Clusters embed_cluster(const at::Tensor& table, const EmbedClusterOptions& optio
       const bool exhausted = c == C && candidates[C - 1] >= 0;
       if (size >= options.k || !exhausted) break;
       // Refill: recompute the lists of i and of the next unassigned rows in visiting order
-      // against the rows still unassigned (later rows only lose candidates, so their new
-      // lists stay exact).
-      std::vector<std::int64_t> rows;
-      for (std::size_t p = position; p < order.size() && static_cast<std::int64_t>(rows.size()) < 256; ++p) {
-        if (p == position || !assigned[static_cast<std::size_t>(order[p])]) rows.push_back(order[p]);
-      }
-      const at::Tensor row_ids = at::tensor(rows, at::kLong);
-      const at::Tensor unassigned = at::from_blob(assigned.data(), {V}, at::kChar).eq(0);
-      const SimilarCandidates fresh = most_similar_rows(unit, row_ids, unassigned, floor.index_select(0, row_ids),
-                                                        candidate_options);
-      list_tensor.index_copy_(0, row_ids, fresh.indices);
+      // against the rows still unassigned.
+      const std::vector<std::int64_t> rows = next_unassigned(position, 256);
+      compute_lists(rows);
       ++counted.refills;
       counted.refilled_rows += static_cast<std::int64_t>(rows.size());
     }

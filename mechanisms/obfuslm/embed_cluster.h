@@ -38,8 +38,9 @@ struct EmbedClusterOptions {
 };
 
 struct EmbedClusterStats {
-  std::int64_t refills = 0;        // rows whose candidate list ran out and was recomputed
-  std::int64_t refilled_rows = 0;  // rows recomputed by those refills
+  std::int64_t refills = 0;          // rows whose candidate list ran out and was recomputed
+  std::int64_t refilled_rows = 0;    // rows recomputed by those refills
+  std::int64_t similarity_rows = 0;  // rows of D computed in all (of V x V), refills included
 };
 
 // Deterministic for given options (ties go to the lower row index). Throws embpriv::Error on
