@@ -48,14 +48,18 @@ int main(int argc, char** argv) {
   int repeats = 3, threads = 1;
   std::int64_t q = 10000;  // queries per case (make bench's quick size uses fewer)
   std::string dump;
+  std::int64_t query_chunk = 0, table_chunk = KnnOptions{}.table_chunk;  // nearest_rows' defaults
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
     if (key == "--repeats") repeats = std::atoi(argv[i + 1]);
     else if (key == "--threads") threads = std::atoi(argv[i + 1]);
     else if (key == "--dump") dump = argv[i + 1];
     else if (key == "--queries") q = std::atoll(argv[i + 1]);
+    else if (key == "--query-chunk") query_chunk = std::atoll(argv[i + 1]);
+    else if (key == "--table-chunk") table_chunk = std::atoll(argv[i + 1]);
     else {
-      std::cerr << "usage: knn_bench [--repeats R] [--threads T] [--queries Q] [--dump DIR]\n";
+      std::cerr << "usage: knn_bench [--repeats R] [--threads T] [--queries Q] [--dump DIR] [--query-chunk N]"
+                   " [--table-chunk N]\n";
       return 2;
     }
   }
@@ -63,6 +67,8 @@ int main(int argc, char** argv) {
   KnnOptions options;
   options.k = 5;
   options.metric = KnnMetric::cosine;
+  options.query_chunk = query_chunk;
+  options.table_chunk = table_chunk;
 
   // GloVe: the 100,000 most frequent words; queries: 10,000 of them plus Gaussian noise.
   const EmbeddingTable glove = load_cached_glove(resolve_data_path(kGloveJson)).first(100000);
