@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
+#include "data/person_names.h"
 
 namespace embpriv {
 namespace {
@@ -88,41 +89,9 @@ std::string describe_private_kinds(unsigned kinds) {
 }
 
 std::vector<std::string> header_names(const std::string& headers) {
-  static const std::set<std::string> roles = {
-      "Info", "Admin", "List", "Lists", "Mail", "Mailer", "Daemon", "Root", "Postmaster", "Webmaster", "News",
-      "Newsletter", "Reply", "Sales", "Support", "Users", "User", "Owner", "Request", "Help", "Contact",
-      "Service", "Team", "The", "And", "For", "Discuss", "Devel", "Talk", "General", "Announce", "Online",
-      "Digest", "Group", "Club", "Inc", "Ltd", "Corp", "Update", "Updates", "Customer", "Free", "Your", "Dear"};
   std::set<std::string> names;
   for (const char* field : {"From", "To", "Cc"}) {
-    // Display names only: the text of each address outside <...> and without an '@' in the
-    // word; words written like a name (one capital, then 2+ lower-case letters).
-    const std::string value = header_field(headers, field);
-    std::string word;
-    bool in_angle = false, has_at = false;
-    const auto flush = [&] {
-      const bool name_like = word.size() >= 3 && std::isupper(static_cast<unsigned char>(word[0])) &&
-                             std::all_of(word.begin() + 1, word.end(), [](unsigned char c) { return std::islower(c); });
-      if (name_like && !has_at && !roles.count(word)) names.insert(word);
-      word.clear();
-      has_at = false;
-    };
-    for (char c : value) {
-      if (c == '<') in_angle = true;
-      if (in_angle) {
-        if (c == '>') in_angle = false;
-        continue;
-      }
-      if (std::isalpha(static_cast<unsigned char>(c))) {
-        word += c;
-      } else if (c == '@' || c == '.') {
-        has_at |= c == '@';
-        if (c == '@') word.clear();
-      } else {
-        flush();
-      }
-    }
-    flush();
+    for (std::string& pair : name_pairs(header_field(headers, field))) names.insert(std::move(pair));
   }
   return std::vector<std::string>(names.begin(), names.end());
 }
@@ -134,29 +103,9 @@ unsigned label_unit(const std::string& text, const std::vector<std::string>& nam
   if (has_ip(text)) kinds |= kIpAddress;
   if (std::regex_search(text, user_url_pattern())) kinds |= kUserUrl;
   if (!names.empty()) {
-    // Whole words of the unit outside HTML tags and URLs, case-sensitive, against the names.
-    std::string word;
-    bool in_tag = false, in_url = false;
-    const auto check = [&] {
-      if (!in_url && word.size() >= 3 && std::binary_search(names.begin(), names.end(), word)) kinds |= kHeaderName;
-      word.clear();
-    };
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      const char c = text[i];
-      if (c == '<') in_tag = true;
-      if (in_tag) {
-        if (c == '>') in_tag = false;
-        continue;
-      }
-      if (text.compare(i, 3, "://") == 0 || text.compare(i, 4, "www.") == 0) in_url = true;
-      if (std::isspace(static_cast<unsigned char>(c))) in_url = false;
-      if (std::isalpha(static_cast<unsigned char>(c))) {
-        word += c;
-      } else {
-        check();
-      }
+    for (const std::string& pair : name_pairs(text)) {
+      if (std::binary_search(names.begin(), names.end(), pair)) kinds |= kHeaderName;
     }
-    check();
   }
   return kinds;
 }

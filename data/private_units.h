@@ -17,7 +17,7 @@ enum PrivateKind : unsigned {
   kPhoneNumber = 1u << 1,   // 10-15 digits in the usual groupings: (555) 123-4567, +44 20 7946 0958
   kIpAddress = 1u << 2,     // dotted IPv4 with every part <= 255
   kUserUrl = 1u << 3,       // a URL naming a user: user[:password]@host, /~user, ?user=, &uid=
-  kHeaderName = 1u << 4,    // a name from the e-mail's From/To/Cc headers, recurring in the body
+  kHeaderName = 1u << 4,    // a full name from the e-mail's From/To/Cc headers, recurring in the body
 };
 std::string describe_private_kinds(unsigned kinds);  // "email_address+phone_number"
 
@@ -28,10 +28,10 @@ struct TextUnit {
   int label() const { return kinds != 0 ? 1 : 0; }
 };
 
-// The names in an e-mail's From, To and Cc headers: the words of the display names written like
-// names ("Jane Q. Doe" <jane@x> -> "Doe", "Jane"; one capital then 2+ lower-case letters),
-// without role words (List, Admin, Support, ...). Matched case-sensitively, outside HTML tags
-// and URLs.
+// The names in an e-mail's From, To and Cc headers: the "Given Family" pairs of their display
+// names (data/person_names.h: "Jane Q. Doe" <jane@x> -> "Jane Doe"; role words such as List,
+// Admin, Support are not names), sorted. A unit carries a header name when the pair appears in
+// it as written, outside HTML tags, URLs and addresses.
 std::vector<std::string> header_names(const std::string& headers);
 
 // The private kinds of one unit of text, given its e-mail's header names.

@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <cmath>
 #include <numeric>
 #include <string_view>
 #include <unordered_map>
@@ -13,7 +14,9 @@
 #include "data/data_paths.h"
 #include "data/embedding_formats.h"
 #include "data/private_units.h"
+#include "data/proxy_skew.h"
 #include "data/sentiment_corpus.h"
+#include "data/token_shape.h"
 #include "data/word_tokenizer.h"
 
 namespace embpriv {
@@ -48,23 +51,29 @@ std::vector<const TextUnit*> draw_part(const std::vector<const TextUnit*>& units
 
 // The run's embedding table: row 0 padding, row 1 "no word", then every token of the selected
 // units in order of first use. A GloVe word gets its GloVe vector. A token GloVe lacks (the npm
-// table has no one-character tokens: "@", ".", ":", digits; nor most user names and host
-// names) gets its own fixed random vector, N(0, s^2) per coordinate with s the GloVe table's
-// coordinate spread, drawn from a seed of the token's text: "@" is the same feature in every
-// unit, which a single shared unknown row would hide.
+// table has no one-character tokens: "@", ".", ":", digits; nor most user and host names) gets
+// its own fixed random vector, N(0, s^2) per coordinate with s the GloVe table's coordinate
+// spread, drawn from a seed of the token's text: "@" is the same feature in every unit, which a
+// single shared unknown row would hide. With token shapes (data.token_shapes), a token is its
+// normalised form (lower case, digits as 0: data/token_shape.h) and its case pattern, and its
+// row is the normalised form's vector plus a fixed random vector of the case pattern, of the
+// same spread (Collobert et al. 2011, sec. 3.5, add a capitalisation feature to the word's).
 class RunVocabulary {
  public:
-  explicit RunVocabulary(const EmbeddingTable& glove) : glove_(glove) {}
+  RunVocabulary(const EmbeddingTable& glove, bool shapes) : glove_(glove), shapes_(shapes) {}
 
+  // The row of a token as the word tokenizer cut it (cased when shapes are on).
   std::int64_t row_of(const std::string& token) {
-    auto [it, fresh] = rows_.try_emplace(token, static_cast<std::int64_t>(tokens_.size()) + 2);
-    if (fresh) tokens_.push_back(token);
+    const RunToken t = shapes_ ? RunToken{normalized_token(token), token_case(token)} : RunToken{token, TokenCase::none};
+    const std::string key = t.word + '\x1f' + to_string(t.shape);
+    auto [it, fresh] = rows_.try_emplace(key, static_cast<std::int64_t>(tokens_.size()) + 2);
+    if (fresh) tokens_.push_back(t);
     return it->second;
   }
 
   std::int64_t known_words() const {
     std::int64_t n = 0;
-    for (const std::string& t : tokens_) n += glove_.index_of(t) >= 0;
+    for (const RunToken& t : tokens_) n += glove_.index_of(t.word) >= 0;
     return n;
   }
   std::int64_t size() const { return static_cast<std::int64_t>(tokens_.size()); }
@@ -72,27 +81,37 @@ class RunVocabulary {
   at::Tensor embeddings() const {
     const double spread = glove_.vectors().to(at::kDouble).std().item<double>();
     at::Tensor table = at::zeros({size() + 2, glove_.dim()}, at::kFloat);
-    std::vector<float> random(static_cast<std::size_t>(glove_.dim()));
     for (std::size_t i = 0; i < tokens_.size(); ++i) {
-      const std::int64_t row = glove_.index_of(tokens_[i]);
-      if (row >= 0) {
-        table[static_cast<std::int64_t>(i) + 2].copy_(glove_.vectors()[row]);
-        continue;
-      }
-      Rng rng(derive_seed(0, 0, "privateai.token." + tokens_[i]), 0);
-      for (float& v : random) v = static_cast<float>(spread * rng.normal());
-      table[static_cast<std::int64_t>(i) + 2].copy_(at::tensor(random, at::kFloat));
+      const RunToken& t = tokens_[i];
+      at::Tensor row = table[static_cast<std::int64_t>(i) + 2];
+      const std::int64_t glove_row = glove_.index_of(t.word);
+      row.copy_(glove_row >= 0 ? glove_.vectors()[glove_row] : random_vector("privateai.token." + t.word, spread));
+      if (shapes_) row.add_(random_vector(std::string("privateai.case.") + to_string(t.shape), spread));
     }
     return table;
   }
 
  private:
+  struct RunToken {
+    std::string word;  // looked up in GloVe
+    TokenCase shape;   // TokenCase::none when shapes are off
+  };
+
+  at::Tensor random_vector(const std::string& purpose, double spread) const {
+    std::vector<float> v(static_cast<std::size_t>(glove_.dim()));
+    Rng rng(derive_seed(0, 0, purpose), 0);
+    for (float& x : v) x = static_cast<float>(spread * rng.normal());
+    return at::tensor(v, at::kFloat);
+  }
+
   const EmbeddingTable& glove_;
+  const bool shapes_;
   std::unordered_map<std::string, std::int64_t> rows_;
-  std::vector<std::string> tokens_;
+  std::vector<RunToken> tokens_;
 };
 
-EncodedUnits encode(const std::vector<const TextUnit*>& units, RunVocabulary& vocabulary, std::int64_t max_tokens) {
+EncodedUnits encode(const std::vector<const TextUnit*>& units, RunVocabulary& vocabulary, std::int64_t max_tokens,
+                    bool shapes) {
   EncodedUnits e;
   const auto N = static_cast<std::int64_t>(units.size());
   e.ids = at::zeros({N, max_tokens}, at::kLong);
@@ -101,7 +120,7 @@ EncodedUnits encode(const std::vector<const TextUnit*>& units, RunVocabulary& vo
   for (std::int64_t i = 0; i < N; ++i) {
     const TextUnit& u = *units[static_cast<std::size_t>(i)];
     std::int64_t t = 0;
-    for (const std::string& token : word_tokens(u.text)) {
+    for (const std::string& token : shapes ? cased_word_tokens(u.text) : word_tokens(u.text)) {
       if (t == max_tokens) break;
       ids[i * max_tokens + t++] = vocabulary.row_of(token);
     }
@@ -174,15 +193,27 @@ PrivateAiData load_privateai_data(const PrivateAiDataSettings& s) {
   const std::int64_t sizes[4] = {s.candidate_units, s.proxy_units, s.public_units, s.test_units};
   const char* keys[4] = {"data.candidate_units", "data.proxy_units", "data.public_units", "data.test_units"};
   PrivateAiData data;
-  RunVocabulary vocabulary(glove);
+  RunVocabulary vocabulary(glove, s.token_shapes);
   EncodedUnits* parts[4] = {&data.candidates, &data.proxy, &data.public_split, &data.test};
   const std::vector<TextUnit> reviews = review_units(s.proxy_reviews);
+  std::vector<double> client_shares;
   for (int p = 0; p < 4; ++p) {
     const std::uint64_t seed = derive_seed(0, static_cast<std::uint64_t>(p), "privateai.units");
-    const bool other_domain = parts[p] == &data.proxy && !reviews.empty();
-    *parts[p] = encode(other_domain ? draw_any(reviews, sizes[p], seed)
-                                    : draw_part(by_part[p], sizes[p], s.private_share, kParts[p].name, keys[p], seed),
-                       vocabulary, s.max_tokens);
+    std::vector<const TextUnit*> drawn;
+    if (parts[p] == &data.proxy && !reviews.empty()) {
+      drawn = draw_any(reviews, sizes[p], seed);
+    } else if (parts[p] == &data.proxy && s.proxy_beta > 0) {  // transfer heterogeneity (data/proxy_skew.h)
+      SkewedDraw skewed = draw_skewed(by_part[p], client_shares, sizes[p], s.proxy_beta, seed);
+      data.proxy_distance = skewed.distance;
+      drawn = std::move(skewed.units);
+    } else {
+      drawn = draw_part(by_part[p], sizes[p], s.private_share, kParts[p].name, keys[p], seed);
+    }
+    if (parts[p] == &data.candidates) client_shares = category_shares(drawn);
+    if (parts[p] == &data.proxy && std::isnan(data.proxy_distance)) {
+      data.proxy_distance = total_variation(category_shares(drawn), client_shares);
+    }
+    *parts[p] = encode(drawn, vocabulary, s.max_tokens, s.token_shapes);
   }
   data.embeddings = vocabulary.embeddings();
   info("privateai data: " + std::to_string(units.size()) + " units (" + std::to_string(seen.size()) +

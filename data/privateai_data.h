@@ -6,7 +6,8 @@
 //   clients (40% of the e-mails): the candidate pool; a run trains on a random half of it
 //            (the other half are the non-members of membership inference), split across the
 //            K clients by Dirichlet(alpha) on the label;
-//   proxy (20%): the server's unlabelled proxy set, answered by the teachers; or, with
+//   proxy (20%): the server's unlabelled proxy set, answered by the teachers (with proxy_beta,
+//            its categories skewed against the clients', data/proxy_skew.h); or, with
 //            proxy_reviews set, units of another domain: review sentences (the UCI sentiment
 //            corpus, data/sentiment_corpus.h), drawn at random whatever their label, labelled
 //            by the rules on their text alone (the paper's Table 2: a proxy set from another
@@ -17,10 +18,12 @@
 // ids (data/word_tokenizer.h) into the run's own table, truncated to max_tokens: row 0 is
 // padding, row 1 "no token", then each token of the selected units: its GloVe vector, or, for a
 // token GloVe lacks ("@", ".", digits, most user and host names), a fixed random vector of its
-// own (privateai_data.cpp).
+// own; with token_shapes, a token's case pattern is added to its row and digits read as 0
+// (privateai_data.cpp).
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -32,6 +35,8 @@ struct PrivateAiDataSettings {
   std::int64_t candidate_units = 2000, proxy_units = 1000, public_units = 1000, test_units = 1000;
   double private_share = 0.5;
   std::int64_t max_tokens = 32;
+  bool token_shapes = true;
+  double proxy_beta = 0;  // > 0: the proxy units' categories skewed by Dirichlet(beta p) (data/proxy_skew.h)  // a token's row adds its case pattern; digits read as 0 (privateai_data.cpp)
 };
 
 struct EncodedUnits {
@@ -43,6 +48,8 @@ struct EncodedUnits {
 struct PrivateAiData {
   at::Tensor embeddings;  // [V, d] float
   EncodedUnits candidates, proxy, public_split, test;
+  // Total variation between the proxy units' categories and the clients' (data/proxy_skew.h).
+  double proxy_distance = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Loads and encodes (each call: a caller that needs the data for many points keeps it, as type

@@ -13,6 +13,9 @@
 namespace embpriv {
 
 std::vector<std::string> word_tokens(const std::string& text);
+// The same tokens with their case kept ("I" "DON" "'T"): for features of a token's shape
+// (data/token_shape.h); lower-casing each gives word_tokens(text).
+std::vector<std::string> cased_word_tokens(const std::string& text);
 
 struct WordIds {
   std::vector<std::int64_t> ids;  // row of each token in the table, -1 when unknown

@@ -26,12 +26,17 @@ TEST_CASE("the labeller's rules and their near misses", "[data][privateai]") {
   CHECK(label_unit("see http://www.example.org/index.html", {}) == 0);
   const std::vector<std::string> names =
       header_names("From: \"Jane Q. Doe\" <jane.doe@example.org>\nTo: list@example.org\nCc: Bob Smith <bob@y.net>,\n"
-                   " Support Team <help@z.com>\nSubject: Bob\n");
-  CHECK(names == std::vector<std::string>{"Bob", "Doe", "Jane", "Smith"});
+                   " Support Team <help@z.com>, jm@jmason.org (Justin Mason)\nSubject: Bob\n");
+  CHECK(names == std::vector<std::string>{"Bob Smith", "Jane Doe", "Justin Mason"});
+  CHECK(header_names("From: Lockergnome <news@lockergnome.com>\n").empty());  // one word: not a person's name
   CHECK(label_unit("On Monday, Jane Doe wrote:", names) == kHeaderName);
-  CHECK(label_unit("jane wrote nothing", names) == 0);                  // names match as written
-  CHECK(label_unit("<a href=\"Jane\">click</a> here", names) == 0);   // not inside HTML tags
-  CHECK(label_unit("http://www.example.org/Jane/ here", names) == 0);  // nor inside URLs
+  CHECK(label_unit("On Monday, Jane Q. Doe wrote:", names) == kHeaderName);
+  CHECK(label_unit("Jane wrote nothing", names) == 0);                    // a given name alone is not the name
+  CHECK(label_unit("jane doe wrote nothing", names) == 0);                // names match as written
+  CHECK(label_unit("Doe, Jane: nothing", names) == 0);                    // nor reversed
+  CHECK(label_unit("<a href=\"Jane Doe\">click</a> here", names) == 0);  // not inside HTML tags
+  CHECK(label_unit("http://www.example.org/Jane Doe/ here", names) == 0);  // "Jane" is in the URL
+  CHECK(label_unit("see http://www.example.org/JaneDoe/Bob_Smith here", names) == 0);  // nor inside URLs
   CHECK(describe_private_kinds(kEmailAddress | kHeaderName) == "email_address+header_name");
 }
 

@@ -56,3 +56,35 @@ TEST_CASE("privateai data: a proxy set of review sentences, the other parts unch
   CHECK(overlap == 0);
   CHECK(texts_of(reviews.proxy).size() == 300);
 }
+
+TEST_CASE("privateai data: transfer heterogeneity skews only the proxy", "[privateai]") {
+  PrivateAiDataSettings s = small_privateai_settings();
+  const PrivateAiData& even = small_privateai_data();
+  s.proxy_beta = 0.1;
+  const PrivateAiData skewed = load_privateai_data(s);
+  s.proxy_beta = 1000;
+  const PrivateAiData close = load_privateai_data(s);
+  CHECK(skewed.candidates.texts == even.candidates.texts);
+  CHECK(skewed.test.texts == even.test.texts);
+  REQUIRE(skewed.proxy.ids.size(0) == 300);
+  INFO("TV distance of the proxy's categories from the clients': even " << even.proxy_distance << ", beta 0.1 "
+                                                                       << skewed.proxy_distance << ", beta 1000 "
+                                                                       << close.proxy_distance);
+  CHECK(even.proxy_distance < 0.15);  // drawn like the clients' (half private), kinds in their own mix
+  CHECK(skewed.proxy_distance > 0.3);
+  CHECK(close.proxy_distance < 0.15);
+}
+
+TEST_CASE("privateai data: token shapes tell case and keep digit patterns", "[privateai]") {
+  PrivateAiDataSettings s = small_privateai_settings();
+  s.token_shapes = false;
+  const PrivateAiData plain = load_privateai_data(s);
+  const PrivateAiData& shaped = small_privateai_data();  // token_shapes on: the default
+  REQUIRE(shaped.candidates.texts == plain.candidates.texts);
+  // More rows with shapes: "Bob" and "bob" differ; digits collapse ("555" and "123" are "000").
+  INFO(shaped.embeddings.size(0) << " rows with shapes, " << plain.embeddings.size(0) << " without");
+  CHECK(shaped.embeddings.size(0) != plain.embeddings.size(0));
+  // The same units, token by token: where the unshaped ids agree, the shaped ids can differ only by
+  // case; the number of tokens per unit is the same.
+  CHECK(shaped.candidates.ids.ne(0).sum(1).equal(plain.candidates.ids.ne(0).sum(1)));
+}

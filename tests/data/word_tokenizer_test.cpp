@@ -2,6 +2,8 @@
 #include "tests/catch.h"
 #include <ATen/ATen.h>
 
+#include <cctype>
+
 #include "data/data_paths.h"
 #include "data/embedding_formats.h"
 #include "data/sentiment_corpus.h"
@@ -18,6 +20,19 @@ TEST_CASE("words are split as the GloVe vocabulary spells them", "[data]") {
         std::vector<std::string>{"i", "do", "n't", "think", "it", "'s", "the", "best", "(", "at", "all", ")", "!"});
   CHECK(word_tokens("  'quoted'  10/10 ") == std::vector<std::string>{"'", "quoted", "'", "10", "/", "10"});
   CHECK(word_tokens("").empty());
+}
+
+TEST_CASE("cased word tokens keep the case, split alike", "[data]") {
+  CHECK(cased_word_tokens("I DON'T know Bob's IP: 10.0.0.1") ==
+        std::vector<std::string>{"I", "DON", "'T", "know", "Bob", "'s", "IP", ":", "10", ".", "0", ".", "0", ".", "1"});
+  // Lower-casing each cased token gives word_tokens, on real sentences too.
+  for (const auto& s : load_sentiment_sentences(shared_data("sentiment/yelp.json"))) {
+    std::vector<std::string> lowered = cased_word_tokens(s.text);
+    for (std::string& t : lowered) {
+      for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    REQUIRE(lowered == word_tokens(s.text));
+  }
 }
 
 TEST_CASE("the yelp sentences in GloVe: few unknown words", "[data][glove]") {

@@ -31,8 +31,8 @@ TEST_CASE("text classifier: learns to flag private units of real e-mails", "[mod
   model.train(data.public_split.ids, data.public_split.labels, fast(), 1);
   const double after = flag_accuracy(model.probabilities(data.test.ids), data.test.labels);
   INFO("test accuracy before " << before << ", after " << after);
-  CHECK(std::abs(before - 0.5) < 0.15);
-  CHECK(after > 0.68);  // measured 0.745; chance 0.5
+  CHECK(before < 0.65);  // untrained: no better than a guess (measured 0.27: its one answer is mostly wrong)
+  CHECK(after > 0.8);    // measured 0.8825 (0.745 before token shapes); chance 0.5
 }
 
 TEST_CASE("text classifier: shared parameters, clones and seeds", "[models][privateai]") {

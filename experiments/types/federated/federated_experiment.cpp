@@ -19,8 +19,8 @@ namespace embpriv {
 namespace {
 
 // Swept keys that make a useful x axis for PSR (the paper's Figures 3 and 5-9).
-const std::vector<std::string> kNumericAxes = {"dp.epsilon", "alpha",           "distill.mu", "distill.every",
-                                               "clients",    "data.proxy_units", "scale",      "rounds"};
+const std::vector<std::string> kNumericAxes = {"dp.epsilon", "alpha",           "data.proxy_beta", "distill.mu",
+                                               "distill.every", "clients", "data.proxy_units", "scale", "rounds"};
 
 struct FederatedRun {
   std::vector<RoundRecord> rounds;
@@ -37,9 +37,13 @@ FederatedRun run_federation(const FederatedSettings& s, const PrivateAiData& dat
   std::vector<int> labels(static_cast<std::size_t>(S.labels.size(0)));
   for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = S.labels[static_cast<std::int64_t>(i)].item<double>() > 0.5;
   std::vector<LabelledUnits> clients;
-  for (const auto& rows : dirichlet_split(labels, s.clients, s.alpha, derive_seed(seed, 0, "privateai.split"))) {
-    const at::Tensor index = at::tensor(rows, at::kLong);
-    clients.push_back({S.ids.index_select(0, index), S.labels.index_select(0, index)});
+  if (s.method == FederatedMethod::central) {
+    clients.push_back({S.ids, S.labels});  // every member's units in one place
+  } else {
+    for (const auto& rows : dirichlet_split(labels, s.clients, s.alpha, derive_seed(seed, 0, "privateai.split"))) {
+      const at::Tensor index = at::tensor(rows, at::kLong);
+      clients.push_back({S.ids.index_select(0, index), S.labels.index_select(0, index)});
+    }
   }
   FederatedRun run;
   run.members = S.ids.size(0);
@@ -68,7 +72,8 @@ FederatedRun run_federation(const FederatedSettings& s, const PrivateAiData& dat
 const PrivateAiData& run_data(const PrivateAiDataSettings& d, RunCache& cache) {
   std::ostringstream key;
   key << "privateai_data|" << d.glove << '|' << d.corpus << '|' << d.candidate_units << '|' << d.proxy_units << '|'
-      << d.public_units << '|' << d.test_units << '|' << d.private_share << '|' << d.max_tokens;
+      << d.public_units << '|' << d.test_units << '|' << d.private_share << '|' << d.max_tokens << '|'
+      << d.token_shapes << '|' << d.proxy_beta;
   for (const std::string& f : d.proxy_reviews) key << '|' << f;
   return cache.get_or_make<PrivateAiData>(key.str(), [&] { return load_privateai_data(d); });
 }
@@ -90,7 +95,8 @@ class FederatedExperiment final : public ExperimentType {
  public:
   std::string name() const override { return "federated"; }
   std::string summary() const override {
-    return "PrivateAI, FedAvg, FedAdam: federated privacy identification under local DP, with membership inference";
+    return "PrivateAI, FedAvg, FedAdam (or central training): federated privacy identification under local DP, "
+           "with membership inference";
   }
   ConfigKeys keys() const override { return federated_keys(); }
 
@@ -108,7 +114,8 @@ class FederatedExperiment final : public ExperimentType {
                                         "client_rounds_max", "client_rounds_mean", "epsilon_composed_rdp",
                                         "epsilon_composed_exact", "parameters", "members",
                                         "psr", "recall", "false_flag_rate", "best_round_psr", "final_local_loss",
-                                        "mean_distilled_units", "member_accuracy", "teachers_proxy_accuracy"};
+                                        "mean_distilled_units", "member_accuracy", "teachers_proxy_accuracy",
+                                        "proxy_distance"};
     for (const std::string& t : standin_teacher_names()) columns.push_back("teacher_" + t + "_test_psr");
     for (const std::string& c : membership_columns()) columns.push_back(c);
     return columns;
@@ -143,7 +150,7 @@ class FederatedExperiment final : public ExperimentType {
     };
     for (const std::string& x : kNumericAxes) {
       if (std::find(swept.begin(), swept.end(), x) == swept.end()) continue;
-      const bool log_x = x == "dp.epsilon" || x == "data.proxy_units";
+      const bool log_x = x == "dp.epsilon" || x == "data.proxy_units" || x == "data.proxy_beta";
       plots.push_back({"psr_vs_" + x, x, "psr", others(x), "", log_x, false, "PSR (test accuracy of flagging) vs " + x,
                        "", "psr"});
       if (x == "dp.epsilon") {
@@ -238,6 +245,7 @@ class FederatedExperiment final : public ExperimentType {
     result.set("mean_distilled_units", distilled_total / static_cast<double>(target.rounds.size()));
     result.set("member_accuracy", member_accuracy);
     result.set("teachers_proxy_accuracy", teachers.proxy_accuracy);
+    result.set("proxy_distance", data.proxy_distance);
     for (const std::string& name : standin_teacher_names()) {
       double value = NAN;  // not among this run's teachers
       for (const auto& [teacher, v] : teachers.test_psr) {

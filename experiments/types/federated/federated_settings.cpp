@@ -34,6 +34,10 @@ ConfigKeys data_keys() {
       ConfigKey::integer("data.proxy_units", 600, "the server's unlabelled proxy set").at_least(1),
       ConfigKey::text("data.proxy_domain", "emails", "reviews: the proxy set from another domain (paper's Table 2)")
           .one_of({"emails", "reviews"}),
+      ConfigKey::number("data.proxy_beta", "0",
+                        "> 0: transfer heterogeneity (paper's Fig. 5): the proxy's kinds of units ~ "
+                        "Dirichlet(beta x the clients' shares); 0: drawn like the clients'")
+          .at_least(0),
       ConfigKey::texts("data.reviews", {"sentiment/yelp.json", "sentiment/amazon.json", "sentiment/imdb.json"},
                        "the review sentences, when data.proxy_domain is reviews"),
       ConfigKey::integer("data.public_units", 600, "the central stand-in teacher's labelled split").at_least(1),
@@ -42,13 +46,18 @@ ConfigKeys data_keys() {
           .above(0)
           .below(1),
       ConfigKey::integer("data.max_tokens", 32, "words per unit (longer units are cut)").at_least(1).at_most(512),
+      ConfigKey::boolean("data.token_shapes", true,
+                         "a word's row adds its case pattern, digits read as 0 (false: lower-cased GloVe words only)"),
       ConfigKey::number("scale", "1", "multiplies every unit count of data").above(0),
   };
 }
 
 ConfigKeys federation_keys() {
   ConfigKeys keys = {
-      ConfigKey::text("method", "privateai", "PrivateAI or one of its baselines").one_of({"privateai", "fedavg", "fedadam"}),
+      ConfigKey::text("method", "privateai",
+                      "PrivateAI, one of its baselines, or central (all members' units in one place, no DP: the "
+                      "model's ceiling)")
+          .one_of({"privateai", "fedavg", "fedadam", "central"}),
       ConfigKey::integer("clients", 10, "K (at most the members, half the candidates)").at_least(1),
       ConfigKey::number("alpha", "1.0", "Dirichlet(alpha) non-IID split of the labels").above(0),
       ConfigKey::integer("rounds", 10, "federated rounds").at_least(1),
@@ -136,6 +145,9 @@ PrivateAiDataSettings read_data(const YAML::Node& c, double scale) {
     d.proxy_reviews = point_value<std::vector<std::string>>(c, "data.reviews");
     require_key(!d.proxy_reviews.empty(), "data.reviews", "must name at least one file of review sentences");
   }
+  d.proxy_beta = point_value<double>(c, "data.proxy_beta");
+  require_key(d.proxy_beta == 0 || d.proxy_reviews.empty(), "data.proxy_beta",
+              "skews the proxy e-mails against the clients'; with data.proxy_domain: reviews set it to 0");
   d.candidate_units = scaled_units(c, "data.candidate_units", scale);
   d.proxy_units = scaled_units(c, "data.proxy_units", scale);
   d.public_units = scaled_units(c, "data.public_units", scale);
@@ -143,6 +155,7 @@ PrivateAiDataSettings read_data(const YAML::Node& c, double scale) {
   require_key(d.candidate_units >= 4, "data.candidate_units", "must be >= 4 (members are a random half)");
   d.private_share = point_value<double>(c, "data.private_share");
   d.max_tokens = point_value<std::int64_t>(c, "data.max_tokens");
+  d.token_shapes = point_value<bool>(c, "data.token_shapes");
   return d;
 }
 
@@ -150,6 +163,7 @@ FederatedMethod read_method(const YAML::Node& c) {
   const auto name = point_value<std::string>(c, "method");
   if (name == "fedavg") return FederatedMethod::fedavg;
   if (name == "fedadam") return FederatedMethod::fedadam;
+  if (name == "central") return FederatedMethod::central;
   return FederatedMethod::privateai;  // the declared choices leave no other name
 }
 
@@ -205,6 +219,11 @@ FederatedOptions read_training(const YAML::Node& c, FederatedMethod method, doub
   t.fedadam = read_fedadam(c);
   t.aggregator = method == FederatedMethod::fedavg ? Aggregator::fedavg : Aggregator::fedadam;
   t.distill = read_distill(c, method);
+  if (method == FederatedMethod::central) {  // one client, every round, no noise: plain training
+    t.client_fraction = 1;
+    t.dp.enabled = false;
+    t.aggregator = Aggregator::fedavg;
+  }
   return t;
 }
 
@@ -249,6 +268,7 @@ FederatedSettings read_federated_settings(const YAML::Node& c) {
   s.method = read_method(c);
   s.method_name = point_value<std::string>(c, "method");
   read_clients(c, s);
+  if (s.method == FederatedMethod::central) s.clients = 1;  // all the members' units in one place
   s.training = read_training(c, s.method, &s.delta_setting);
   s.teachers = read_teachers(c);
   s.model = read_model(c, s.data.max_tokens);

@@ -15,7 +15,9 @@
 
 namespace embpriv {
 
-enum class FederatedMethod { privateai, fedavg, fedadam };
+// central: one client holding every member's units, every round, no DP, FedAvg (the plain
+// average of one update is that update): the model trained centrally, the ceiling of the others.
+enum class FederatedMethod { privateai, fedavg, fedadam, central };
 
 struct FederatedSettings {
   PrivateAiDataSettings data;  // unit counts already multiplied by `scale`

@@ -49,6 +49,23 @@ TEST_CASE("federated: learns without DP; at eps = 0.01 PSR and membership infere
   REQUIRE(t.curves.size() == 2);
 }
 
+TEST_CASE("federated: central training is one client, every round, no DP", "[engine][privateai]") {
+  ExperimentRun run("embpriv_federated_central_test");
+  // dp stays enabled at eps = 0.01: FedAvg is at chance, central training ignores it.
+  const ResultsTable t =
+      run(std::string(kSmall) + "attack: {shadows: 0}\ndp: {epsilon: 0.01}\nsweep:\n  method: [central, fedavg]\n");
+  REQUIRE(t.rows() == 2);
+  const double central = number_at_row(t, "psr", 0), federated = number_at_row(t, "psr", 1);
+  INFO("PSR central " << central << ", FedAvg at eps = 0.01 " << federated);
+  CHECK(text_at_row(t, "clip", 0) == "none");
+  CHECK(text_at_row(t, "aggregator", 0) == "fedavg");
+  CHECK(central > 0.75);  // measured 0.82; chance 0.5 (200 balanced test units: sd 0.035)
+  CHECK(std::abs(federated - 0.5) < 0.1);
+  CHECK(number_at_row(t, "client_rounds_mean", 0) == 5);  // the one client trains in every round
+  // The proxy was drawn like the clients' units (no data.proxy_beta): a small distance.
+  CHECK(number_at_row(t, "proxy_distance", 0) < 0.2);
+}
+
 TEST_CASE("federated: teachers' answers exported to JSONL and read back give the same run", "[engine][privateai]") {
   ExperimentRun run("embpriv_federated_teachers_test");
   const std::string base = std::string(kSmall) + "attack: {shadows: 0}\ndp: {enabled: false}\ndistill: {mu: 0.6, learning_rate: 1.0e-3}\n";
@@ -64,7 +81,7 @@ TEST_CASE("federated: teachers' answers exported to JSONL and read back give the
 
 TEST_CASE("federated rejects bad keys before any work, naming them", "[engine][privateai]") {
   ExperimentRun run("embpriv_federated_bad_test");
-  CHECK_THROWS_WITH(run.dry_run("type: federated\nmethod: fedprox\n"), Contains("method must be privateai, fedavg or fedadam"));
+  CHECK_THROWS_WITH(run.dry_run("type: federated\nmethod: fedprox\n"), Contains("method must be privateai, fedavg, fedadam or central"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\ndp: {epsilon: 0}\n"), Contains("dp.epsilon must be > 0"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\ndp: {clip: weights}\n"), Contains("dp.clip must be parameters or update, got 'weights'"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\ndistill: {mu: 1}\n"), Contains("distill.mu must be in [0.5, 1)"));
@@ -77,6 +94,9 @@ TEST_CASE("federated rejects bad keys before any work, naming them", "[engine][p
                     Contains("attack.shadows must be 0") && Contains("got 1"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\ndata: {proxy_domain: chats}\n"),
                     Contains("data.proxy_domain must be emails or reviews"));
+  CHECK_THROWS_WITH(run.dry_run("type: federated\ndata: {proxy_domain: reviews, proxy_beta: 1}\n"),
+                    Contains("data.proxy_beta") && Contains("proxy_domain: reviews"));
+  CHECK_THROWS_WITH(run.dry_run("type: federated\ndata: {proxy_beta: -1}\n"), Contains("data.proxy_beta must be >= 0"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\ndata: {proxy_domain: reviews, reviews: [no/such.json]}\n"),
                     Contains("data.reviews") && Contains("not found"));
 }
