@@ -1,3 +1,4 @@
+#include "core/source_dir.h"
 #include "data/data_paths.h"
 
 #include <cstdlib>
@@ -17,12 +18,12 @@ std::string resolve_data_path(const std::string& path) {
   if (fs::exists(path)) return path;
   if (!fs::path(path).is_absolute()) {
     // The checkout (the npm data scripts/setup.sh installs in .cache/), then the shared folder.
-    for (const fs::path& base : {fs::path(EMBPRIV_SOURCE_DIR), fs::path(shared_data_dir())}) {
+    for (const fs::path& base : {fs::path(embpriv::source_dir()), fs::path(shared_data_dir())}) {
       if (fs::exists(base / path)) return (base / path).string();
     }
   }
   throw Error("data file '" + path + "' not found (looked in the working folder, in the checkout " +
-              EMBPRIV_SOURCE_DIR + " and in the shared data folder " + shared_data_dir() +
+              embpriv::source_dir() + " and in the shared data folder " + shared_data_dir() +
               "; scripts/setup.sh installs the npm data; EMBPRIV_DATA_DIR moves the shared folder)");
 }
 

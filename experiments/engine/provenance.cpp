@@ -1,3 +1,4 @@
+#include "core/source_dir.h"
 #include "experiments/engine/provenance.h"
 
 #include <array>
@@ -21,7 +22,7 @@ std::string run_command(const std::string& command) {
 }  // namespace
 
 std::string git_commit() {
-  const std::string git = std::string("git -C '") + EMBPRIV_SOURCE_DIR + "' ";
+  const std::string git = std::string("git -C '") + embpriv::source_dir() + "' ";
   const std::string sha = run_command(git + "rev-parse HEAD 2>/dev/null");
   const bool is_sha = sha.size() == 40 && sha.find_first_not_of("0123456789abcdef") == std::string::npos;
   if (!is_sha) return "unknown";  // not a git checkout, or no commit yet

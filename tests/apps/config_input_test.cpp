@@ -1,4 +1,5 @@
 // A config that can be read only once (a FIFO, bash's <(cat x.yaml)) runs: embpriv reads it once.
+#include "core/source_dir.h"
 #include "tests/catch.h"
 
 #include <sys/stat.h>
@@ -16,7 +17,7 @@ TEST_CASE("a config read from a FIFO runs (the config is read once)", "[apps]") 
   const std::string out = dir / "b.h5";
   // The shell writes the config into the FIFO once, in the background, as <(cat ...) does.
   const Outcome outcome = run_binary("run " + fifo + " 'sweep.data.dim=[64]' data.samples=500 --no-plot -q --out " + out,
-                                     Capture::errors, "cat " + std::string(EMBPRIV_SOURCE_DIR) + "/configs/bounds.yaml > " + fifo + " & ");
+                                     Capture::errors, "cat " + std::string(embpriv::source_dir()) + "/configs/bounds.yaml > " + fifo + " & ");
   CHECK(outcome.output.empty());
   REQUIRE(outcome.code == 0);
   CHECK(read_results_h5(out).rows() == 58);

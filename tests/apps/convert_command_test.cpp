@@ -1,6 +1,7 @@
 // `embpriv convert llama2c-to-hf` and the converted folder used as data.model: the inversion
 // config on the Hugging Face copy gives the llama2.c table; bad model folders give one
 // `embpriv: error:` line and exit code 2.
+#include "core/source_dir.h"
 #include "tests/catch.h"
 
 #include <cmath>
@@ -22,7 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kHfConfig = std::string(EMBPRIV_SOURCE_DIR) + "/configs/inversion_stories260k_hf.yaml";
+const std::string kHfConfig = std::string(embpriv::source_dir()) + "/configs/inversion_stories260k_hf.yaml";
 
 Outcome convert(const std::string& out) {
   return run_binary("convert llama2c-to-hf --model " + stories260k_checkpoint() + " --tokenizer " +
@@ -102,7 +103,7 @@ TEST_CASE("obfuslm's client/server flow on the converted folder gives the llama2
   TempDir dir("embpriv_convert_obfuslm_test");
   const std::string folder = dir / "stories260K-hf";
   REQUIRE(convert(folder).code == 0);
-  const std::string config = std::string(EMBPRIV_SOURCE_DIR) + "/configs/obfuslm_stories260k.yaml";
+  const std::string config = std::string(embpriv::source_dir()) + "/configs/obfuslm_stories260k.yaml";
   const std::string small = "data.max_sentences=40 sweep.obfuscation.k=[1,5] sweep.obfuscation.epsilon=[3] ";
   const ResultsTable hf = run_table(config, small + "data.model=" + folder + " data.tokenizer=" + folder, dir / "hf.h5");
   const ResultsTable llama2c = run_table(config, small, dir / "llama2c.h5");

@@ -1,6 +1,7 @@
 // Bad input exits with code 2 and one `embpriv: error:` line, never 1 ("internal error"): complex
 // YAML keys, results files that lie about their rows or types, outputs that cannot be written,
 // and data files that cannot be loaded (which stop the run before any row).
+#include "core/source_dir.h"
 #include "tests/catch.h"
 
 #include <hdf5.h>
@@ -23,7 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string config(const std::string& name) { return std::string(EMBPRIV_SOURCE_DIR) + "/configs/" + name; }
+std::string config(const std::string& name) { return std::string(embpriv::source_dir()) + "/configs/" + name; }
 
 // Expects exit code 2 and one error line holding `message`.
 void check_bad_input(const std::string& args, const std::string& message) {

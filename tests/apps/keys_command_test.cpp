@@ -1,6 +1,7 @@
 // `embpriv keys TYPE` prints every key of a type with its kind, default, allowed values and help;
 // docs/experiments.md holds the same tables (scripts/update_key_docs.sh writes them), and a test
 // fails when the doc drifts from the declarations.
+#include "core/source_dir.h"
 #include "tests/catch.h"
 
 #include <filesystem>
@@ -40,7 +41,7 @@ TEST_CASE("embpriv keys with an unknown type gives one error line with the valid
 }
 
 TEST_CASE("docs/experiments.md's key tables are the declarations' (scripts/update_key_docs.sh)", "[apps]") {
-  std::ifstream in(std::filesystem::path(EMBPRIV_SOURCE_DIR) / "docs" / "experiments.md");
+  std::ifstream in(std::filesystem::path(embpriv::source_dir()) / "docs" / "experiments.md");
   std::stringstream text;
   text << in.rdbuf();
   const std::string doc = text.str();

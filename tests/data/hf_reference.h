@@ -3,6 +3,7 @@
 // scripts/hf_reference_tokenizers.mjs: their tokenizer.json (written once per test process into
 // a temporary folder), the ids their own JavaScript encoders give, how JavaScript's RegExp
 // splits text with a pre-tokenizer pattern, and JavaScript's NFC.
+#include "core/source_dir.h"
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
@@ -29,7 +30,7 @@ inline nlohmann::json run_reference_script(const std::string& args, const nlohma
   const std::string out = reference_dir() / ("out" + std::to_string(calls++) + ".json");
   std::ofstream(in) << input.dump();
   const std::string command = "EMBPRIV_NPM_DIR='" + resolve_data_path(".cache/npm/node_modules") + "' node '" +
-                              EMBPRIV_SOURCE_DIR + "/scripts/hf_reference_tokenizers.mjs' " + args + " < '" + in +
+                              embpriv::source_dir() + "/scripts/hf_reference_tokenizers.mjs' " + args + " < '" + in +
                               "' > '" + out + "'";
   REQUIRE(std::system(command.c_str()) == 0);
   std::ifstream result(out);

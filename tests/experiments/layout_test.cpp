@@ -2,6 +2,7 @@
 // down (the engine never includes an experiment type; the layers below experiments/ never
 // include it), and no experiment type names a mechanism: what a mechanism knows lives on the
 // mechanism (mechanisms/mechanism.h), so adding one touches mechanisms/ only.
+#include "core/source_dir.h"
 #include "tests/catch.h"
 
 #include <filesystem>
@@ -18,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kRoot = EMBPRIV_SOURCE_DIR;
+const fs::path kRoot = embpriv::source_dir();
 
 std::vector<fs::path> sources_under(const fs::path& folder) {
   std::vector<fs::path> files;

@@ -1,5 +1,6 @@
 // Bad Hugging Face folders: each is refused with one embpriv::Error naming the problem (the
 // folder, the key, the tensor or the shard), never a crash.
+#include "core/source_dir.h"
 #include "tests/catch.h"
 #include <ATen/ATen.h>
 
@@ -23,7 +24,7 @@ namespace {
 
 // A tiny valid model written by the numpy reference (tests/models/hf_decoder_reference.py).
 void make_model(const std::string& variant, const std::string& folder) {
-  const std::string command = "/usr/bin/python3 " + std::string(EMBPRIV_SOURCE_DIR) +
+  const std::string command = "/usr/bin/python3 " + std::string(embpriv::source_dir()) +
                               "/tests/models/hf_decoder_reference.py make " + variant + " " + folder + " 5";
   REQUIRE(std::system(command.c_str()) == 0);
 }

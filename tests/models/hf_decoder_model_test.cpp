@@ -2,6 +2,7 @@
 // (tests/models/hf_decoder_reference.py) on tiny random models that numpy writes, one per
 // variant no real file covers: GQA with an untied head in float16, Llama 3's rope scaling in
 // bfloat16 shards, Qwen2's q/k/v biases, Qwen3's q/k norms, Mistral; and on stories260K.
+#include "core/source_dir.h"
 #include "tests/catch.h"
 #include <ATen/ATen.h>
 
@@ -19,7 +20,7 @@ using namespace embpriv;
 
 namespace {
 
-const std::string kReference = std::string(EMBPRIV_SOURCE_DIR) + "/tests/models/hf_decoder_reference.py";
+const std::string kReference = std::string(embpriv::source_dir()) + "/tests/models/hf_decoder_reference.py";
 
 void make_reference_model(const std::string& variant, const std::string& folder, int seed) {
   const std::string command = "/usr/bin/python3 " + kReference + " make " + variant + " " + folder + " " + std::to_string(seed);

@@ -1,5 +1,6 @@
 // The llama2.c model on the real stories260K checkpoint: greedy text, agreement with an
 // independent numpy implementation, embeddings in = ids in, and bad files.
+#include "core/source_dir.h"
 #include "tests/catch.h"
 #include <ATen/ATen.h>
 #include <unistd.h>
@@ -44,7 +45,7 @@ TEST_CASE("logits match an independent numpy implementation within 1e-4", "[mode
   const Llama2cTokenizer tokenizer = Llama2cTokenizer::load(stories260k_tokenizer(), 512);
   const std::vector<std::int64_t> tokens = tokenizer.encode("The cat sat on the mat. Tim was happy!");
   const fs::path out = fs::temp_directory_path() / ("embpriv_llama_ref_" + std::to_string(getpid()));
-  std::string command = "/usr/bin/python3 " + std::string(EMBPRIV_SOURCE_DIR) +
+  std::string command = "/usr/bin/python3 " + std::string(embpriv::source_dir()) +
                         "/tests/models/llama2c_reference.py " + stories260k_checkpoint() + " " +
                         out.string();
   for (std::int64_t t : tokens) command += " " + std::to_string(t);

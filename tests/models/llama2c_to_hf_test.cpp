@@ -1,6 +1,7 @@
 // stories260K converted to a Hugging Face Llama folder (models/llama2c_to_hf.h) and run through
 // the Hugging Face path (models/hf_decoder_model.h) must reproduce the llama2.c path: logits
 // within 1e-5, the same greedy text, the same perplexity, the same token ids from tokenizer.json.
+#include "core/source_dir.h"
 #include "tests/catch.h"
 #include <ATen/ATen.h>
 
@@ -131,7 +132,7 @@ TEST_CASE("the converted folder is the same function as the llama2.c file, in fl
   const std::vector<std::int64_t> ids = Llama2cTokenizer::load(stories260k_tokenizer(), 512).encode(kTexts[2]);
   std::string tokens;
   for (const std::int64_t t : ids) tokens += " " + std::to_string(t);
-  const std::string models = std::string(EMBPRIV_SOURCE_DIR) + "/tests/models/";
+  const std::string models = std::string(embpriv::source_dir()) + "/tests/models/";
   REQUIRE(std::system(("/usr/bin/python3 " + models + "hf_decoder_reference.py logits " + folder + " " +
                        (dir / "hf.f64") + tokens).c_str()) == 0);
   REQUIRE(std::system(("/usr/bin/python3 " + models + "llama2c_reference.py " + stories260k_checkpoint() + " " +

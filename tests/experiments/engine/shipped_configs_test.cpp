@@ -2,6 +2,7 @@
 // known keys, values in range at every grid point, data files present; and a dry run writes
 // nothing. A config that rots (a
 // renamed key, a value out of range) fails here, not in a user's hands.
+#include "core/source_dir.h"
 #include "tests/catch.h"
 
 #include <filesystem>
@@ -16,7 +17,7 @@ using namespace embpriv;
 TEST_CASE("every shipped config passes the dry run, which writes nothing", "[engine]") {
   const TempDir dir("embpriv_shipped_configs_test");
   const std::string out = dir / "dry.h5";
-  const std::filesystem::path configs = std::filesystem::path(EMBPRIV_SOURCE_DIR) / "configs";
+  const std::filesystem::path configs = std::filesystem::path(embpriv::source_dir()) / "configs";
   std::size_t checked = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(configs)) {
     if (entry.path().extension() != ".yaml") continue;

@@ -1,4 +1,5 @@
 // Limits of experiment type bounds checked before any work.
+#include "core/source_dir.h"
 #include "experiments/engine/run_memory.h"
 #include "experiments/engine/run_plan.h"
 #include "experiments/types/registry.h"
@@ -9,7 +10,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const std::string kConfig = std::string(EMBPRIV_SOURCE_DIR) + "/configs/bounds.yaml";
+const std::string kConfig = std::string(embpriv::source_dir()) + "/configs/bounds.yaml";
 
 std::string plan_error(const std::vector<std::string>& overrides) {
   static const MechanismRegistry mechanisms = default_mechanism_registry();

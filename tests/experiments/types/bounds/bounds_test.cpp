@@ -1,5 +1,6 @@
 // The theory checks of experiment type bounds (configs/bounds.yaml) at CI sizes: they pass on
 // the real mechanisms and fail on mechanisms with a wrong formula; shards merge into the run.
+#include "core/source_dir.h"
 #include "tests/catch.h"
 #include <cmath>
 #include <cstring>
@@ -18,7 +19,7 @@ using namespace embpriv;
 
 namespace {
 
-const std::string kConfig = std::string(EMBPRIV_SOURCE_DIR) + "/configs/bounds.yaml";
+const std::string kConfig = std::string(embpriv::source_dir()) + "/configs/bounds.yaml";
 const std::vector<std::string> kSmall = {"sweep.data.dim=[64, 512]", "data.samples=4000", "seed=7"};
 
 struct BoundsRun {

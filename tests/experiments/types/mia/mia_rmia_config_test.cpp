@@ -2,6 +2,7 @@
 // the paper config): every row runs; LiRA needs 2 reference models, RMIA runs from 1; the rows
 // of one setting attack one target; against the unprotected classifier RMIA online beats the
 // loss threshold. Fixed seed.
+#include "core/source_dir.h"
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -17,7 +18,7 @@ using namespace embpriv;
 TEST_CASE("configs/paper/mia_rmia.yaml runs at CI size", "[engine][mia][rmia]") {
   const TempDir dir("embpriv_mia_rmia_config_test");
   RunOptions options;
-  options.config_path = std::string(EMBPRIV_SOURCE_DIR) + "/configs/paper/mia_rmia.yaml";
+  options.config_path = std::string(embpriv::source_dir()) + "/configs/paper/mia_rmia.yaml";
   options.overrides = {"seeds=1", "sweep.attack.shadows=[1, 4]"};
   options.out = dir / "r.h5";
   options.overwrite = true;
