@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# Executes one notebook headless on a results file, into OUT_DIR (the committed notebook is
-# never modified). Fails when a cell raises.
-# Usage: run_notebook.sh NOTEBOOK RESULTS_H5 OUT_DIR
+# Executes one notebook headless into OUT_DIR (the committed notebook is never modified), with
+# the NAME=VALUE pairs in its environment (the results files it reads: EMBPRIV_<CONFIG>=path,
+# notebooks/paper_results.py; EMBPRIV_RESULTS for vmf_paper). Fails when a cell raises.
+# Usage: run_notebook.sh NOTEBOOK OUT_DIR [NAME=VALUE...]
 set -euo pipefail
-notebook=$1 results=$2 out_dir=$3
+[[ $# -ge 2 ]] || { echo "usage: run_notebook.sh NOTEBOOK OUT_DIR [NAME=VALUE...]" >&2; exit 2; }
+notebook=$1 out_dir=$2
+shift 2
+for pair in "$@"; do
+  [[ $pair == *=* ]] || { echo "run_notebook.sh: '$pair' is not NAME=VALUE" >&2; exit 2; }
+  export "${pair?}"
+done
 mkdir -p "$out_dir"
 # Debian's Python has h5py, pandas and matplotlib; the python3 first on PATH may not.
-export EMBPRIV_RESULTS=$results PYDEVD_DISABLE_FILE_VALIDATION=1
+export PYDEVD_DISABLE_FILE_VALIDATION=1
 exec /usr/bin/python3 -Xfrozen_modules=off -m nbconvert --to notebook --execute \
   --ExecutePreprocessor.timeout=600 --ExecutePreprocessor.kernel_name=python3 \
   --output-dir "$out_dir" --output "$(basename "$notebook" .ipynb).executed.ipynb" "$notebook"
