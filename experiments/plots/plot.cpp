@@ -68,11 +68,12 @@ std::string gnuplot_script(const std::vector<PlotSpec>& panels, const std::strin
   std::size_t block = 0;
   for (const PlotSpec& panel : panels) {
     script << "set title " << quoted(panel.title) << "\n"
-           << "set xlabel " << quoted(panel.x_label) << "\nset ylabel " << quoted(panel.y_label)
-           << "\nset grid\n"
            // The legend sits below the panel, never over the data. gnuplot 5.4 places a boxed
            // key below so that its frame touches the x label: `height 2` adds a line of space
-           // inside the frame, above and below the entries, which clears the label.
+           // inside the frame, above and below the entries, and an empty second line of the x
+           // label keeps the frame a line below the label's text.
+           << "set xlabel " << quoted(panel.x_label) << ".\"\\n\"\nset ylabel " << quoted(panel.y_label)
+           << "\nset grid\n"
            << "set key below Left reverse box height 2\n";
     if (panel.y_range) {
       script << "set yrange [" << panel.y_range->first << ":" << panel.y_range->second << "]\n"

@@ -195,6 +195,7 @@ TEST_CASE("the gnuplot script keeps legends off the labels, fixes probability ax
   const std::string script = gnuplot_script({probability, free_axis}, "d.dat", "i.png", PlotFormat::png, "run: x");
   CHECK_THAT(script, Contains("set multiplot layout 1,2 title 'run: x'"));
   CHECK_THAT(script, Contains("set key below Left reverse box height 2"));
+  CHECK_THAT(script, Contains("set xlabel ''.\"\\n\""));  // an empty line between label and key
   CHECK_THAT(script, Contains("set yrange [-0.02:1.02]"));
   CHECK_THAT(script, Contains("0.5 with lines lc rgb '#555555' dt 3 lw 1.5 title 'chance (AUC 0.5)'"));
   CHECK_THAT(script, Contains("x with lines lc rgb '#555555' dt 3 lw 1.5 title 'diagonal'"));
