@@ -32,13 +32,18 @@ double local_dp_sigma(const LocalDpOptions& o) {
 
 at::Tensor release_local_model(const at::Tensor& local, const at::Tensor& global, const LocalDpOptions& o,
                                std::uint64_t seed) {
+  return release_local_model(local, global, o, local_dp_sigma(o), seed);
+}
+
+at::Tensor release_local_model(const at::Tensor& local, const at::Tensor& global, const LocalDpOptions& o,
+                               double sigma, std::uint64_t seed) {
   EMBPRIV_CHECK(local.dim() == 1 && local.sizes() == global.sizes(),
                 "local DP: local and global parameters must be vectors of one size, got " << local.sizes() << " and "
                                                                                            << global.sizes());
   if (!o.enabled) return local.clone();
   const at::Tensor clipped = o.clip == ClipTarget::parameters ? clip_to_norm(local, o.clip_norm)
                                                               : global + clip_to_norm(local - global, o.clip_norm);
-  const double sigma = local_dp_sigma(o);
+  EMBPRIV_CHECK(sigma >= 0 && std::isfinite(sigma), "local DP: sigma must be finite and >= 0, got " << sigma);
   at::Tensor noise = at::empty({local.size(0)}, at::kDouble);
   Rng rng(seed, 0);
   double* n = noise.data_ptr<double>();

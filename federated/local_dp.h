@@ -41,5 +41,9 @@ double local_dp_sigma(const LocalDpOptions& options);
 // noised; noise from Rng(seed, 0), so a seed gives the same release on every machine.
 at::Tensor release_local_model(const at::Tensor& local, const at::Tensor& global, const LocalDpOptions& options,
                                std::uint64_t seed);
+// The same with the noise's sigma given (a protocol that calibrates it otherwise, e.g. by RDP
+// over the run: federated/robust_dpfl.h).
+at::Tensor release_local_model(const at::Tensor& local, const at::Tensor& global, const LocalDpOptions& options,
+                               double sigma, std::uint64_t seed);
 
 }  // namespace embpriv

@@ -153,6 +153,21 @@ double TextClassifier::train(const at::Tensor& ids, const at::Tensor& targets, c
   return last_epoch_loss;
 }
 
+at::Tensor TextClassifier::gradient(const at::Tensor& ids, const at::Tensor& targets, double* loss) {
+  check_ids(ids, net_->tokens->weight.size(0), options_.max_tokens);
+  EMBPRIV_CHECK(targets.dim() == 1 && targets.size(0) == ids.size(0) && ids.size(0) > 0,
+                "text classifier: " << ids.size(0) << " targets expected (at least one), got " << targets.sizes());
+  net_->train();
+  const std::vector<torch::Tensor> shared = net_->shared();
+  for (auto& p : shared) p.mutable_grad() = torch::Tensor();
+  const torch::Tensor value = torch::binary_cross_entropy_with_logits(net_->forward(ids), targets.to(at::kFloat));
+  value.backward();
+  if (loss) *loss = value.item<double>();
+  std::vector<torch::Tensor> flat;
+  for (const auto& p : shared) flat.push_back(p.grad().defined() ? p.grad().reshape({-1}) : torch::zeros({p.numel()}));
+  return torch::cat(flat).clone();
+}
+
 at::Tensor TextClassifier::probabilities(const at::Tensor& ids) const {
   check_ids(ids, net_->tokens->weight.size(0), options_.max_tokens);
   torch::NoGradGuard no_grad;

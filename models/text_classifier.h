@@ -49,6 +49,10 @@ class TextClassifier {
 
   at::Tensor probabilities(const at::Tensor& ids) const;  // [N] double, P(private)
 
+  // The gradient [P] (float, the layout of shared_parameters()) of the mean binary
+  // cross-entropy on these units, at the current parameters; *loss receives the loss.
+  at::Tensor gradient(const at::Tensor& ids, const at::Tensor& targets, double* loss = nullptr);
+
  private:
   struct Net;
   std::shared_ptr<Net> net_;

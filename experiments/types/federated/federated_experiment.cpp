@@ -51,7 +51,7 @@ FederatedRun run_federation(const FederatedSettings& s, const PrivateAiData& dat
   options.seed = seed;
   options.dp.delta = s.delta_setting > 0 ? s.delta_setting : 1.0 / static_cast<double>(run.members);  // delta = 1/|S|
   run.delta = options.dp.delta;
-  run.sigma = local_dp_sigma(options.dp);
+  run.sigma = federated_noise_sigma(options, static_cast<std::int64_t>(clients.size()));
   if (options.dp.enabled && options.dp.calibration == GaussianCalibration::classic && options.dp.epsilon >= 1.0) {
     warn_once("dp.calibration: classic (the paper's sigma) is only proven for eps < 1 (Dwork & Roth, Thm A.1); "
               "points with eps >= 1 use it anyway (dp.calibration: analytic is exact for every eps)");
@@ -95,7 +95,8 @@ class FederatedExperiment final : public ExperimentType {
  public:
   std::string name() const override { return "federated"; }
   std::string summary() const override {
-    return "PrivateAI, FedAvg, FedAdam (or central training): federated privacy identification under local DP, "
+    return "PrivateAI and its baselines (FedAvg, FedAdam, DP-FTRL, Robust-DPFL, FAFL) or central training: federated "
+           "privacy identification under DP, "
            "with membership inference";
   }
   ConfigKeys keys() const override { return federated_keys(); }
@@ -114,7 +115,7 @@ class FederatedExperiment final : public ExperimentType {
                                         "client_rounds_max", "client_rounds_mean", "epsilon_composed_rdp",
                                         "epsilon_composed_exact", "parameters", "members",
                                         "psr", "recall", "false_flag_rate", "best_round_psr", "final_local_loss",
-                                        "mean_distilled_units", "member_accuracy", "teachers_proxy_accuracy",
+                                        "mean_distilled_units", "mean_kept_releases", "member_accuracy", "teachers_proxy_accuracy",
                                         "proxy_distance"};
     for (const std::string& t : standin_teacher_names()) columns.push_back("teacher_" + t + "_test_psr");
     for (const std::string& c : membership_columns()) columns.push_back(c);
@@ -212,13 +213,14 @@ class FederatedExperiment final : public ExperimentType {
     const double false_flags =
         flagged.logical_and(truth.logical_not()).sum().item<double>() / std::max(1.0, truth.logical_not().sum().item<double>());
     std::vector<double> rounds, psr_by_round, distilled;
-    double best = 0, distilled_total = 0;
+    double best = 0, distilled_total = 0, kept_total = 0;
     for (const RoundRecord& r : target.rounds) {
       rounds.push_back(static_cast<double>(r.round));
       psr_by_round.push_back(r.evaluation);
       distilled.push_back(static_cast<double>(r.distilled_units));
       best = std::max(best, r.evaluation);
       distilled_total += static_cast<double>(r.distilled_units);
+      kept_total += static_cast<double>(r.kept_releases);
     }
     const at::Tensor member_rows = members.nonzero().squeeze(1);
     // phi > 0 <=> the model gives the true label more than 1/2.
@@ -229,8 +231,11 @@ class FederatedExperiment final : public ExperimentType {
     result.set("sigma", target.sigma);
     result.set("noise_norm_over_theta",
                target.sigma * std::sqrt(static_cast<double>(target.parameters)) / s.training.dp.clip_norm);
-    const ComposedClientPrivacy composed =
+    ComposedClientPrivacy composed =
         composed_client_privacy(target.sigma, s.training.dp.clip_norm, target.delta, s.clients, target.rounds);
+    if (s.method == FederatedMethod::dp_ftrl && target.sigma > 0) {  // the tree is one mechanism for the run
+      composed.epsilon_rdp = composed.epsilon_exact = s.training.dp.epsilon;
+    }
     result.set("client_rounds_max", composed.client_rounds_max);
     result.set("client_rounds_mean", composed.client_rounds_mean);
     result.set("epsilon_composed_rdp", composed.epsilon_rdp);
@@ -243,6 +248,7 @@ class FederatedExperiment final : public ExperimentType {
     result.set("best_round_psr", best);
     result.set("final_local_loss", target.rounds.back().local_loss);
     result.set("mean_distilled_units", distilled_total / static_cast<double>(target.rounds.size()));
+    result.set("mean_kept_releases", kept_total / static_cast<double>(target.rounds.size()));
     result.set("member_accuracy", member_accuracy);
     result.set("teachers_proxy_accuracy", teachers.proxy_accuracy);
     result.set("proxy_distance", data.proxy_distance);
@@ -274,8 +280,11 @@ class FederatedExperiment final : public ExperimentType {
       if (a == "loss" || a == "lira_online") headline << a << "_auc=" << roc.auc << " ";
     }
     result.curves = {{"round", rounds}, {"psr_by_round", psr_by_round}, {"distilled_by_round", distilled}};
-    result.set("aggregator", to_string(s.training.aggregator));
-    result.set("clip", s.training.dp.enabled ? to_string(s.training.dp.clip) : "none");
+    const FederatedProtocol protocol = s.training.protocol;
+    result.set("aggregator", protocol == FederatedProtocol::local_dp ? to_string(s.training.aggregator) : to_string(protocol));
+    result.set("clip", !s.training.dp.enabled                       ? "none"
+                       : protocol == FederatedProtocol::dp_ftrl ? "update"
+                                                                : to_string(s.training.dp.clip));
     result.headline = headline.str();
     return result;
   }

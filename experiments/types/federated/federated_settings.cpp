@@ -57,7 +57,7 @@ ConfigKeys federation_keys() {
       ConfigKey::text("method", "privateai",
                       "PrivateAI, one of its baselines, or central (all members' units in one place, no DP: the "
                       "model's ceiling)")
-          .one_of({"privateai", "fedavg", "fedadam", "central"}),
+          .one_of({"privateai", "fedavg", "fedadam", "dp_ftrl", "robust_dpfl", "fafl", "central"}),
       ConfigKey::integer("clients", 10, "K (at most the members, half the candidates)").at_least(1),
       ConfigKey::number("alpha", "1.0", "Dirichlet(alpha) non-IID split of the labels").above(0),
       ConfigKey::integer("rounds", 10, "federated rounds").at_least(1),
@@ -83,6 +83,17 @@ ConfigKeys dp_and_server_keys() {
       ConfigKey::number("server.tau0", "1.0e-8", "the adaptivity (epsilon of Adam)").above(0),
       ConfigKey::number("server.tau1", "0.9", "the first moment's decay").at_least(0).below(1),
       ConfigKey::number("server.tau2", "0.999", "the second moment's decay").at_least(0).below(1),
+      ConfigKey::section("ftrl", "DP-FTRL: the trusted server's tree noise, eps for the whole run").flow(),
+      ConfigKey::number("ftrl.eta", "1.0", "the server's learning rate 1/lambda (1: FedAvg without noise)").above(0),
+      ConfigKey::section("robust", "Robust-DPFL: RDP noise, eps for the whole run").flow(),
+      ConfigKey::number("robust.z", "3", "the noise-aware filter's band in standard deviations").above(0),
+      ConfigKey::section("fafl", "FAFL (FAFED): STORM local steps, one shared adaptive matrix").flow(),
+      ConfigKey::integer("fafl.steps", 20, "q: local steps per round").at_least(1),
+      ConfigKey::integer("fafl.batch", 32, "units per local step").at_least(1),
+      ConfigKey::number("fafl.learning_rate", "1.0e-3", "gamma").above(0),
+      ConfigKey::number("fafl.momentum", "0.1", "a: STORM's weight of the fresh gradient").above(0).at_most(1),
+      ConfigKey::number("fafl.rho", "0.9", "the adaptive matrix's decay").at_least(0).below(1),
+      ConfigKey::number("fafl.lambda", "1.0e-2", "the adaptive matrix's floor").above(0),
   };
 }
 
@@ -164,6 +175,9 @@ FederatedMethod read_method(const YAML::Node& c) {
   if (name == "fedavg") return FederatedMethod::fedavg;
   if (name == "fedadam") return FederatedMethod::fedadam;
   if (name == "central") return FederatedMethod::central;
+  if (name == "dp_ftrl") return FederatedMethod::dp_ftrl;
+  if (name == "robust_dpfl") return FederatedMethod::robust_dpfl;
+  if (name == "fafl") return FederatedMethod::fafl;
   return FederatedMethod::privateai;  // the declared choices leave no other name
 }
 
@@ -219,6 +233,17 @@ FederatedOptions read_training(const YAML::Node& c, FederatedMethod method, doub
   t.fedadam = read_fedadam(c);
   t.aggregator = method == FederatedMethod::fedavg ? Aggregator::fedavg : Aggregator::fedadam;
   t.distill = read_distill(c, method);
+  t.ftrl_eta = point_value<double>(c, "ftrl.eta");
+  t.robust_z = point_value<double>(c, "robust.z");
+  t.fafl.steps = point_value<std::int64_t>(c, "fafl.steps");
+  t.fafl.batch = point_value<std::int64_t>(c, "fafl.batch");
+  t.fafl.learning_rate = point_value<double>(c, "fafl.learning_rate");
+  t.fafl.momentum = point_value<double>(c, "fafl.momentum");
+  t.fafl.rho = point_value<double>(c, "fafl.rho");
+  t.fafl.lambda = point_value<double>(c, "fafl.lambda");
+  if (method == FederatedMethod::dp_ftrl) t.protocol = FederatedProtocol::dp_ftrl;
+  if (method == FederatedMethod::robust_dpfl) t.protocol = FederatedProtocol::robust_dpfl;
+  if (method == FederatedMethod::fafl) t.protocol = FederatedProtocol::fafl;
   if (method == FederatedMethod::central) {  // one client, every round, no noise: plain training
     t.client_fraction = 1;
     t.dp.enabled = false;

@@ -15,9 +15,10 @@
 
 namespace embpriv {
 
+// dp_ftrl, robust_dpfl, fafl: the paper's other baselines (federated/federated_training.h).
 // central: one client holding every member's units, every round, no DP, FedAvg (the plain
 // average of one update is that update): the model trained centrally, the ceiling of the others.
-enum class FederatedMethod { privateai, fedavg, fedadam, central };
+enum class FederatedMethod { privateai, fedavg, fedadam, central, dp_ftrl, robust_dpfl, fafl };
 
 struct FederatedSettings {
   PrivateAiDataSettings data;  // unit counts already multiplied by `scale`

@@ -125,13 +125,15 @@ attack:
   units_per_client: 0    # > 0: |S| = clients x this instead (candidate_units = 2 |S|)
   proxy_units: 600       # the server's unlabelled proxy set
   proxy_domain: emails   # emails | reviews: the proxy set from another domain (paper's Table 2)
+  proxy_beta: 0          # > 0: the proxy skewed by Dirichlet(beta) (Fig. 5; added with issue 18)
   reviews: [sentiment/yelp.json, sentiment/amazon.json, sentiment/imdb.json]  # when reviews
   public_units: 600      # the central stand-in teacher's labelled split
   test_units: 600        # PSR is measured here
   private_share: 0.5     # of every part (the corpus holds 4.7% private units)
   max_tokens: 32         # words per unit (longer units are cut)
+  token_shapes: true     # a word's case pattern beside its GloVe row (added with issue 18)
 scale: 1                 # multiplies every unit count above
-method: privateai        # privateai | fedavg | fedadam
+method: privateai        # privateai | fedavg | fedadam | dp_ftrl | robust_dpfl | fafl | central (issue 18)
 clients: 10              # K
 alpha: 1.0               # Dirichlet(alpha) non-IID split of the labels
 rounds: 10
@@ -145,6 +147,9 @@ dp:
   clip: parameters       # parameters (eq. (4) as published) | update (the common variant)
   calibration: classic   # classic (sigma^2 = 8 theta^2 ln(1.25/delta)/eps^2) | analytic
 server: {eta: 1.0e-4, tau0: 1.0e-8, tau1: 0.9, tau2: 0.999}  # FedAdam, eq. (5)
+ftrl: {eta: 1.0}         # the baselines' keys (issue 18)
+robust: {z: 3}
+fafl: {steps: 20, batch: 32, learning_rate: 1.0e-3, momentum: 0.1, rho: 0.9, lambda: 1.0e-2}
 distill:                 # PrivateAI only
   every: 1               # I_kd: distil after every I_kd-th aggregation (0: never)
   mu: 0.9                # keep proxy units whose fused answer is this confident

@@ -81,7 +81,7 @@ TEST_CASE("federated: teachers' answers exported to JSONL and read back give the
 
 TEST_CASE("federated rejects bad keys before any work, naming them", "[engine][privateai]") {
   ExperimentRun run("embpriv_federated_bad_test");
-  CHECK_THROWS_WITH(run.dry_run("type: federated\nmethod: fedprox\n"), Contains("method must be privateai, fedavg, fedadam or central"));
+  CHECK_THROWS_WITH(run.dry_run("type: federated\nmethod: fedprox\n"), Contains("method must be privateai, fedavg, fedadam, dp_ftrl, robust_dpfl, fafl or central"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\ndp: {epsilon: 0}\n"), Contains("dp.epsilon must be > 0"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\ndp: {clip: weights}\n"), Contains("dp.clip must be parameters or update, got 'weights'"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\ndistill: {mu: 1}\n"), Contains("distill.mu must be in [0.5, 1)"));
