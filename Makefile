@@ -29,8 +29,7 @@ demo: build
 	$(BUILD)/embpriv run configs/paper/mechanisms_vs_epsilon.yaml --overwrite
 	$(BUILD)/embpriv run configs/inversion_glove.yaml --overwrite
 	$(BUILD)/embpriv run configs/obfuslm_stories260k.yaml --overwrite
-	$(BUILD)/embpriv run configs/inversion_stories260k_hf.yaml --overwrite \
-	  data.model=$(BUILD)/stories260K-hf data.tokenizer=$(BUILD)/stories260K-hf
+	$(BUILD)/embpriv run configs/inversion_stories260k_hf.yaml --overwrite data.model=$(BUILD)/stories260K-hf
 	$(BUILD)/embpriv run configs/privateai_demo.yaml --overwrite
 
 test: build

@@ -22,9 +22,9 @@
 namespace embpriv {
 
 struct FaflOptions {
-  std::int64_t steps = 20;     // q: local steps per round
+  std::int64_t steps = 4;      // q: local steps per round
   std::int64_t batch = 32;     // |B_k|
-  double learning_rate = 1e-3; // gamma
+  double learning_rate = 3e-3; // gamma
   double momentum = 0.1;       // a: STORM's weight of the fresh gradient
   double rho = 0.9;            // the adaptive matrix's decay
   double lambda = 1e-2;        // A's floor

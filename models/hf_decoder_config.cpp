@@ -107,6 +107,12 @@ HfDecoderConfig parse_hf_decoder_config(const std::string& json_text, const std:
   c.rope_theta = optional_positive(config, "rope_theta", 10000, source);
   c.rope_scaling = parse_rope_scaling(config, source);
   c.tie_word_embeddings = optional_flag(config, "tie_word_embeddings", false, source);
+  if (config.contains("bos_token_id") && !config["bos_token_id"].is_null()) {
+    const json& bos = config["bos_token_id"];
+    EMBPRIV_CHECK(bos.is_number_integer() && bos.get<std::int64_t>() >= 0 && bos.get<std::int64_t>() < c.vocab_size,
+                  source << ": 'bos_token_id' must be a token id in [0, " << c.vocab_size << "), got " << bos.dump());
+    c.bos_token_id = bos.get<std::int64_t>();
+  }
   const bool attention_bias = optional_flag(config, "attention_bias", false, source);
   c.qkv_bias = qwen2 || ((llama || qwen3) && attention_bias);  // Qwen2Attention: q/k/v bias=True, o_proj none
   c.o_bias = (llama || qwen3) && attention_bias;

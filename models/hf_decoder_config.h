@@ -25,6 +25,7 @@ struct HfDecoderConfig {
   double rms_norm_eps = 1e-6, rope_theta = 10000;
   Llama3RopeScaling rope_scaling;
   bool tie_word_embeddings = false;
+  std::int64_t bos_token_id = 1;           // the text start of sampled texts (absent or null: 1)
   bool qkv_bias = false;                   // q/k/v projections carry a bias (Qwen2; Llama attention_bias)
   bool o_bias = false;                     // o_proj carries a bias (Llama attention_bias)
   bool mlp_bias = false;                   // gate/up/down carry biases (Llama mlp_bias)

@@ -30,6 +30,7 @@ class HfDecoderModel : public LanguageModel {
   at::Tensor embedding_table() const override;
   at::Tensor head_table() const override;
   bool tied_head() const override { return config().tie_word_embeddings; }
+  std::int64_t bos_id() const override { return config().bos_token_id; }
   std::unique_ptr<LanguageModel> with_token_rows(const at::Tensor& embedding, const at::Tensor& head) const override;
   at::Tensor embed(const at::Tensor& ids) const override;
   at::Tensor forward_embeddings(const at::Tensor& embeddings) const override;

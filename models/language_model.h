@@ -26,6 +26,8 @@ class LanguageModel {
   // The output (head) matrix [vocab, hidden] as float32; the same values when tied.
   virtual at::Tensor head_table() const = 0;
   virtual bool tied_head() const = 0;
+  // The token a text starts with: llama2.c's <s> (1), or config.json's bos_token_id.
+  virtual std::int64_t bos_id() const { return 1; }
   // The same model with other token rows, both [vocab, hidden] (ObfusLM's server model); the
   // head is tied when both are the same tensor.
   virtual std::unique_ptr<LanguageModel> with_token_rows(const at::Tensor& embedding,

@@ -70,7 +70,7 @@ at::Tensor sample_texts(const LanguageModel& model, std::int64_t count, std::int
   EMBPRIV_CHECK(temperature > 0 && std::isfinite(temperature), "temperature must be > 0, got " << temperature);
   EMBPRIV_CHECK(count >= 1 && tokens >= 1 && tokens < model.max_sequence_length(),
                 "texts: count must be >= 1 and tokens in [1, " << model.max_sequence_length() - 1 << "]");
-  at::Tensor ids = at::full({count, 1}, 1, at::kLong);  // <s>
+  at::Tensor ids = at::full({count, 1}, model.bos_id(), at::kLong);  // <s>
   std::vector<Rng> rngs;
   for (std::int64_t i = 0; i < count; ++i) rngs.emplace_back(seed, static_cast<std::uint64_t>(i));
   for (std::int64_t t = 0; t < tokens; ++t) {

@@ -26,8 +26,8 @@ LanguageModelUtility compare_language_model(const LanguageModel& model, const at
 // as a disagreement (NaN argmaxes must never agree).
 LanguageModelUtility compare_next_token_logits(const at::Tensor& ids, const at::Tensor& clean_logits,
                                                const at::Tensor& other_logits);
-// `count` texts of `tokens` new tokens after <s>, sampled at `temperature` (> 0); text i draws
-// from Rng(seed, i). Returns [count, tokens + 1] ids, <s> first.
+// `count` texts of `tokens` new tokens after the model's bos_id() (<s>), sampled at `temperature` (> 0); text i draws
+// from Rng(seed, i). Returns [count, tokens + 1] ids, bos_id() first.
 at::Tensor sample_texts(const LanguageModel& model, std::int64_t count, std::int64_t tokens,
                         double temperature, std::uint64_t seed);
 

@@ -89,9 +89,9 @@ TEST_CASE("convert llama2c-to-hf writes a folder the inversion config reads, wit
   REQUIRE(converted.code == 0);
   for (const char* file : {"config.json", "model.safetensors", "tokenizer.json"}) CHECK(fs::exists(folder + "/" + file));
 
-  const ResultsTable hf = run_table(kHfConfig, "data.model=" + folder + " data.tokenizer=" + folder, dir / "hf.h5");
-  const ResultsTable llama2c = run_table(
-      kHfConfig, "data.model=tinyllama/stories260K.bin data.tokenizer=tinyllama/tok512.bin", dir / "llama2c.h5");
+  // data.tokenizer: auto reads the folder's tokenizer.json, and tok512.bin for the .bin.
+  const ResultsTable hf = run_table(kHfConfig, "data.model=" + folder, dir / "hf.h5");
+  const ResultsTable llama2c = run_table(kHfConfig, "data.model=tinyllama/stories260K.bin", dir / "llama2c.h5");
   REQUIRE(hf.rows() == 12);
   CHECK(difference_but_perplexity(hf, llama2c) == "");
   const std::vector<double>& top1 = llama2c.values<double>("top1_recovery");
@@ -105,7 +105,7 @@ TEST_CASE("obfuslm's client/server flow on the converted folder gives the llama2
   REQUIRE(convert(folder).code == 0);
   const std::string config = std::string(embpriv::source_dir()) + "/configs/obfuslm_stories260k.yaml";
   const std::string small = "data.max_sentences=40 sweep.obfuscation.k=[1,5] sweep.obfuscation.epsilon=[3] ";
-  const ResultsTable hf = run_table(config, small + "data.model=" + folder + " data.tokenizer=" + folder, dir / "hf.h5");
+  const ResultsTable hf = run_table(config, small + "data.model=" + folder, dir / "hf.h5");
   const ResultsTable llama2c = run_table(config, small, dir / "llama2c.h5");
   REQUIRE(hf.rows() == 2);
   CHECK(difference_but_perplexity(hf, llama2c) == "");

@@ -56,7 +56,15 @@ TEST_CASE("config.json refusals name the key", "[models][hf]") {
   CHECK(c.head_dim == 8);
   CHECK(c.rms_norm_eps == 1e-6);
   CHECK_FALSE(c.tie_word_embeddings);
+  CHECK(c.bos_token_id == 1);  // absent: llama2.c's and Llama 2's <s>
   nlohmann::json other = good;
+  other["bos_token_id"] = 7;
+  CHECK(parse_hf_decoder_config(other.dump(), "config.json").bos_token_id == 7);
+  other["bos_token_id"] = nullptr;
+  CHECK(parse_hf_decoder_config(other.dump(), "config.json").bos_token_id == 1);
+  other["bos_token_id"] = 40;
+  CHECK_THAT(refusal(other), Contains("'bos_token_id' must be a token id in [0, 40), got 40"));
+  other = good;
   other["model_type"] = "gpt2";
   CHECK_THAT(refusal(other), Contains("unsupported model_type 'gpt2'"));
   other = good;

@@ -155,7 +155,9 @@ class InversionExperiment final : public ExperimentType {
             .one_of({"stories260k", "glove"}),
         ConfigKey::text("data.model", "tinyllama/stories260K.bin",
                         "llama2.c checkpoint (relative: the working folder, then the shared data folder)"),
-        ConfigKey::text("data.tokenizer", "tinyllama/tok512.bin", "the llama2.c model's tokenizer"),
+        ConfigKey::text("data.tokenizer", "auto",
+                        "a llama2.c tokenizer .bin, a tokenizer.json or an HF folder; auto: data.model's own "
+                        "tokenizer.json when it is an HF folder, else tinyllama/tok512.bin"),
         glove_table_key(),
         ConfigKey::integer("data.glove_words", 0, "vocabulary glove: the first N (most frequent) GloVe words; 0: all")
             .at_least(0),

@@ -54,7 +54,9 @@ ConfigKeys obfuslm_keys() {
           .one_of({"stories260k", "glove"}),
       ConfigKey::text("data.model", "tinyllama/stories260K.bin",
                       "llama2.c checkpoint (relative: the working folder, then the shared data folder)"),
-      ConfigKey::text("data.tokenizer", "tinyllama/tok512.bin", "the llama2.c model's tokenizer"),
+      ConfigKey::text("data.tokenizer", "auto",
+                        "a llama2.c tokenizer .bin, a tokenizer.json or an HF folder; auto: data.model's own "
+                        "tokenizer.json when it is an HF folder, else tinyllama/tok512.bin"),
       glove_table_key(),
       ConfigKey::integer("data.glove_words", 50000, "glove: the N most frequent words (0: all 341,479)").at_least(0),
       ConfigKey::text("data.sentences", "sentiment/yelp.json", "the client's private text (stream attack)"),

@@ -13,11 +13,23 @@
 #include "data/llama2c_tokenizer_adapter.h"
 #include "data/word_tokenizer.h"
 #include "core/device.h"
+#include "core/error.h"
 #include "core/rng.h"
 #include "models/language_model_utility.h"
 #include "experiments/engine/experiment_type.h"
 
 namespace embpriv {
+
+std::string tokenizer_for_model(const std::string& model, const std::string& tokenizer) {
+  if (tokenizer != "auto") return tokenizer;
+  std::error_code ignored;
+  try {
+    if (std::filesystem::is_directory(resolve_data_path(model), ignored)) return model;  // its tokenizer.json
+  } catch (const Error&) {
+    // data.model is missing: check_point names it; the tokenizer falls back as for a .bin
+  }
+  return "tinyllama/tok512.bin";
+}
 
 InversionSettings read_vocabulary_settings(const YAML::Node& c, const std::string& mask,
                                            const std::string& metric) {
@@ -34,6 +46,7 @@ InversionSettings read_vocabulary_settings(const YAML::Node& c, const std::strin
                       point_value<std::int64_t>(c, "language_model.texts"),
                       point_value<std::int64_t>(c, "language_model.tokens"),
                       point_value<double>(c, "language_model.temperature")};
+  s.tokenizer = tokenizer_for_model(s.model, s.tokenizer);
   s.train_sentences = point_value<std::vector<std::string>>(c, "utility.train_sentences");
   if (c["device"] && c["device"].IsScalar()) s.device = c["device"].as<std::string>();
   return s;

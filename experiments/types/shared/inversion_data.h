@@ -33,6 +33,10 @@ struct InversionSettings {
 InversionSettings read_inversion_settings(const YAML::Node& config);
 // The keys types inversion and obfuslm share (data.*, attack.k, language_model.*,
 // utility.train_sentences), with the mask and the KNN metric given.
+// data.tokenizer "auto": the folder itself (its tokenizer.json) when data.model is a Hugging Face
+// folder, else stories260K's tinyllama/tok512.bin; any other value as given.
+std::string tokenizer_for_model(const std::string& model, const std::string& tokenizer);
+
 InversionSettings read_vocabulary_settings(const YAML::Node& config, const std::string& mask,
                                            const std::string& metric);
 

