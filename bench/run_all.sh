@@ -43,12 +43,14 @@ if [[ $SIZE == quick ]]; then
   cluster=(CASES="glove5k random30k_d768" REPEATS=1 THREADS=2)
   mechanisms=(N=8192 D=4096 REPEATS=2 THREADS="1 2" IDLE_WAIT=0)
   lm=(--tokens 2048 --repeats 2)
+  hf_tokens=1024
   shadows=(--n 2000 --d 100 --models 8)
 else
   knn=()
   cluster=()
   mechanisms=()
   lm=(--tokens 16384 --repeats 3)
+  hf_tokens=4096
   shadows=(--n 4000 --d 768 --models 16)
 fi
 dumps=$(mktemp -d)
@@ -57,7 +59,7 @@ env "${knn[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/knn.json" DUMP="$dumps/knn" 
 env "${cluster[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/embed_cluster.json" DUMP="$dumps/cluster" \
   bash "$ROOT/bench/run_embed_cluster.sh"
 env "${mechanisms[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/mechanisms.json" bash "$ROOT/bench/run_mechanisms.sh"
-BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/lm_forward.json" bash "$ROOT/bench/run_lm_forward.sh" "${lm[@]}"
+HF_TOKENS=$hf_tokens BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/lm_forward.json" bash "$ROOT/bench/run_lm_forward.sh" "${lm[@]}"
 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/shadow_training.json" bash "$ROOT/bench/run_shadow_training.sh" "${shadows[@]}"
 
 # --- The GEMM-bound peers as installed, when that is another kernel ---------------------------

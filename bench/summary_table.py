@@ -76,7 +76,8 @@ def against_pytorch(path, name, rate, unit, difference, case):
     the largest difference of the peer's results from embpriv's under `difference`."""
     runs = lines(name)
     for e in (r for r in runs if r["impl"] == "embpriv"):
-        p = next(r for r in runs if r["impl"] == "pytorch" and r["threads"] == e["threads"])
+        p = next(r for r in runs if r["impl"] == "pytorch" and r["threads"] == e["threads"]
+                 and r.get("name") == e.get("name"))
         ratio = e[rate] / p[rate]
         add(path, case(e), e["threads"], f"{e[rate]:,.1f} {unit}", f"{p[rate]:,.1f} {unit}", ratio, "same kernel",
             None, f">= 1.0x (max |diff| {p[difference]:.1e})", ratio >= 1.0)
@@ -85,7 +86,16 @@ def against_pytorch(path, name, rate, unit, difference, case):
 # The language model's forward pass on the same weights and ids; LiRA's shadow models (Newton
 # fits) on the same data and halves.
 against_pytorch("LM forward vs PyTorch", "lm_forward.json.lines", "tokens_per_s", "tok/s",
-                "max_abs_logit_difference", lambda e: f"stories260k {e['batch']}x{e['length']}")
+                "max_abs_logit_difference", lambda e: f"{e['name']} {e['batch']}x{e['length']}")
+# The HF model's memory: embpriv's peak RSS against the goal, the bf16 file plus 2 GiB.
+for f in (r for r in lines("lm_forward.json.lines") if r["impl"] == "file"):
+    for e in (r for r in lines("lm_forward.json.lines") if r["impl"] == "embpriv" and r["name"] == f["name"]):
+        p = next(r for r in lines("lm_forward.json.lines") if r["impl"] == "pytorch" and r["name"] == f["name"]
+                 and r["threads"] == e["threads"])
+        limit = f["file_mib"] + 2048
+        add("LM peak memory", f"{f['name']} ({f['file_mib']} MiB file)", e["threads"], f"{e['peak_rss_mib']:,.0f} MiB",
+            f"{p['peak_rss_mib']:,.0f} MiB", e["peak_rss_mib"] / p["peak_rss_mib"], "(not GEMM)", None,
+            f"<= file + 2 GiB ({limit:,} MiB)", e["peak_rss_mib"] <= limit)
 against_pytorch("LiRA shadows vs PyTorch", "shadow_training.json.lines", "models_per_s", "models/s",
                 "max_abs_probability_difference", lambda e: f"{e['name']} x{e['models']}")
 
