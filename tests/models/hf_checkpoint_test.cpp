@@ -80,6 +80,8 @@ TEST_CASE("config.json refusals name the key", "[models][hf]") {
   other = good;
   other["hidden_act"] = "gelu";
   CHECK_THAT(refusal(other), Contains("unsupported hidden_act 'gelu'"));
+  other["hidden_act"] = 31072;  // found by fuzz/hf_config_fuzz.cpp: a number where a name belongs
+  CHECK_THAT(refusal(other), Contains("'hidden_act' must be a name such as \"silu\", got 31072"));
   other = good;
   other["num_key_value_heads"] = 3;
   CHECK_THAT(refusal(other), Contains("not a multiple of 'num_key_value_heads'"));
