@@ -69,13 +69,14 @@ TokenRecovery recovery_of(const PrivateText& text, const SentTokens& sent, const
           mean_rouge_l(text, guesses)};
 }
 
-// The KNN attack: the k nearest rows of the public embedding table, special tokens excluded.
+// The KNN attack: the k nearest rows of the public embedding table, special tokens excluded; the
+// search runs on the model's device (attacks/nearest_rows.h), its guesses come back to the CPU.
 TokenRecovery knn_attack(const PrivateText& text, const SentTokens& sent, const InversionSettings& s) {
   KnnOptions knn;
   knn.metric = parse_knn_metric(s.metric);
   knn.k = s.k;
   knn.excluded = text.special;
-  return recovery_of(text, sent, nearest_rows(sent.perturbed, text.table, knn).indices, s.k);
+  return recovery_of(text, sent, nearest_rows(sent.perturbed, text.search_table, knn).indices.cpu(), s.k);
 }
 
 // Mean cos(x, y) and ||y|| / ||x|| over the counted tokens (NaN when there is none).

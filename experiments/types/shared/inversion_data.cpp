@@ -147,7 +147,7 @@ PrivateText encode_sentences(const InversionData& data, const InversionSettings&
   std::vector<bool> is_public;
   if (data.glove) {
     // GloVe words: unknown words are left out of the stream (and counted).
-    text.table = data.glove->vectors();
+    text.table = text.search_table = data.glove->vectors();
     text.special = at::zeros({data.glove->size()}, at::kBool);
     for (std::size_t i = 0; i < n; ++i) {
       const WordIds words = word_ids(sentences[i].text, *data.glove);
@@ -162,7 +162,8 @@ PrivateText encode_sentences(const InversionData& data, const InversionSettings&
     }
   } else {
     const Tokenizer& tokenizer = *data.tokenizer;
-    text.table = data.model->embedding_table().cpu();
+    text.search_table = data.model->embedding_table();  // on the run's device
+    text.table = text.search_table.cpu();
     text.special = at::zeros({data.model->vocab_size()}, at::kBool);
     for (std::int64_t id = 0; id < tokenizer.size(); ++id) {
       if (tokenizer.is_special(id)) text.special[id] = true;  // <unk>, <s>, </s> in llama2.c

@@ -60,7 +60,8 @@ const InversionData& load_inversion_data(const InversionSettings& s, RunCache& c
 
 // The private text as the attacked system sees it: token rows of a public table.
 struct PrivateText {
-  at::Tensor table;                                        // [V, d]
+  at::Tensor table;                                        // [V, d] on the CPU
+  at::Tensor search_table;                                 // the same rows on the model's device (KNN runs there)
   at::Tensor special;                                      // [V] bool: rows never guessed
   std::vector<std::int64_t> flat;                          // every sentence's token rows
   std::vector<std::pair<std::size_t, std::size_t>> spans;  // [begin, end) of each sentence's words
