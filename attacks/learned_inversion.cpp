@@ -50,14 +50,17 @@ LearnedInverter LearnedInverter::train(const TokenSequences& text, const at::Ten
   torch::manual_seed(derive_seed(o.seed, 0, "learned_inversion.init"));
   LearnedInverter inverter;
   inverter.window_ = o.window;
-  inverter.model_ = std::make_shared<Model>((2 * o.window + 1) * d, o.hidden, V);
-  inverter.excluded_ = excluded.defined() ? excluded.to(at::kBool) : at::zeros({V}, at::kBool);
+  inverter.model_ = std::make_shared<Model>((2 * o.window + 1) * d, o.hidden, V);  // initialised on the CPU
+  inverter.model_->to(o.device);
+  inverter.device_ = o.device;
+  inverter.excluded_ = (excluded.defined() ? excluded.to(at::kBool) : at::zeros({V}, at::kBool)).to(o.device);
   const at::Tensor clean = table.index_select(0, text.ids);
   // Feature scaling from one noisy draw of the public text.
   const at::Tensor first = token_windows(perturb(clean, derive_seed(o.seed, 0, "learned_inversion.scale")),
                                          text.spans, o.window);
-  inverter.mean_ = first.mean(0);
-  inverter.scale_ = first.std(0).clamp_min(1e-6);
+  inverter.mean_ = first.mean(0).to(o.device);
+  inverter.scale_ = first.std(0).clamp_min(1e-6).to(o.device);
+  const at::Tensor labels = text.ids.to(o.device);
   torch::optim::Adam optimizer(inverter.model_->parameters(), torch::optim::AdamOptions(o.learning_rate));
   Rng order_rng(derive_seed(o.seed, 0, "learned_inversion.order"), 0);
   std::vector<std::int64_t> order(static_cast<std::size_t>(N));
@@ -65,12 +68,13 @@ LearnedInverter LearnedInverter::train(const TokenSequences& text, const at::Ten
   for (std::int64_t epoch = 0; epoch < o.epochs; ++epoch) {
     // Fresh noise every epoch: the attacker can draw as many noisy copies of public text as it wants.
     const at::Tensor x = (token_windows(perturb(clean, derive_seed(o.seed, static_cast<std::uint64_t>(epoch), "learned_inversion.noise")),
-                                        text.spans, o.window) - inverter.mean_) / inverter.scale_;
+                                        text.spans, o.window).to(o.device) - inverter.mean_) / inverter.scale_;
     double total = 0;
-    for (const at::Tensor& rows : epoch_batches(order, o.batch, order_rng)) {
+    for (const at::Tensor& batch_rows : epoch_batches(order, o.batch, order_rng)) {
+      const at::Tensor rows = batch_rows.to(o.device);
       optimizer.zero_grad();
       const torch::Tensor loss =
-          torch::cross_entropy_loss(inverter.model_->forward(x.index_select(0, rows)), text.ids.index_select(0, rows));
+          torch::cross_entropy_loss(inverter.model_->forward(x.index_select(0, rows)), labels.index_select(0, rows));
       loss.backward();
       optimizer.step();
       total += loss.item<double>() * static_cast<double>(rows.numel());
@@ -83,10 +87,10 @@ LearnedInverter LearnedInverter::train(const TokenSequences& text, const at::Ten
 at::Tensor LearnedInverter::guess(const at::Tensor& perturbed_rows,
                                   const std::vector<std::pair<std::size_t, std::size_t>>& spans, std::int64_t k) const {
   torch::NoGradGuard no_grad;
-  const at::Tensor x = (token_windows(perturbed_rows, spans, window_) - mean_) / scale_;
+  const at::Tensor x = (token_windows(perturbed_rows, spans, window_).to(device_) - mean_) / scale_;
   at::Tensor logits = model_->forward(x);
   logits.masked_fill_(excluded_.unsqueeze(0), -std::numeric_limits<float>::infinity());
-  return std::get<1>(logits.topk(k, 1));
+  return std::get<1>(logits.topk(k, 1)).cpu();
 }
 
 }  // namespace embpriv

@@ -6,6 +6,7 @@
 // leaves context: the neighbours tell what the token is likely to be. LibTorch; seeded, and
 // deterministic on the CPU for a given thread count.
 #include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
 
 #include <cstdint>
 #include <functional>
@@ -30,6 +31,9 @@ struct LearnedInversionOptions {
   std::int64_t batch = 512;
   double learning_rate = 2e-3;
   std::uint64_t seed = 0;
+  // Where the network trains and answers (the run's `device:`); the noisy features are drawn on
+  // the CPU and moved, so every device sees the same inputs and the same initial weights.
+  c10::Device device = c10::kCPU;
 };
 
 class LearnedInverter {
@@ -48,6 +52,7 @@ class LearnedInverter {
   std::shared_ptr<Model> model_;
   std::int64_t window_ = 0;
   at::Tensor mean_, scale_, excluded_;
+  c10::Device device_ = c10::kCPU;
   double final_loss_ = 0;
 };
 

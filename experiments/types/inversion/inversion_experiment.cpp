@@ -9,6 +9,7 @@
 
 #include "attacks/learned_inversion.h"
 #include "attacks/nearest_rows.h"
+#include "core/device.h"
 #include "core/rng.h"
 #include "data/data_paths.h"
 #include "data/embedding_formats.h"
@@ -135,6 +136,7 @@ TokenRecovery learned_attack(const InversionData& data, const InversionSettings&
   options.epochs = s.learned_epochs;
   options.window = s.learned_window;
   options.seed = derive_seed(point.seed, point.point_id, "learned_inversion");
+  options.device = select_device(s.device);
   const RowPerturber perturb = [&](const at::Tensor& rows, std::uint64_t seed) {
     return mechanism.perturb(rows, RandomStream{seed, 0});
   };

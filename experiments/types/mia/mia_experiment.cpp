@@ -8,6 +8,7 @@
 
 #include "attacks/membership_inference.h"
 #include "attacks/rmia.h"
+#include "core/device.h"
 #include "data/data_paths.h"
 #include "experiments/types/mia/mia_attacks.h"
 #include "experiments/types/mia/mia_memory.h"
@@ -46,6 +47,7 @@ MiaSettings read_settings(const YAML::Node& c) {
   s.rmia.gamma = point_value<double>(c, "attack.rmia_gamma");
   s.rmia.offline_a = point_value<double>(c, "attack.rmia_offline_a");
   s.l2 = point_value<double>(c, "target.l2");
+  if (c["device"] && c["device"].IsScalar()) s.data.device = c["device"].as<std::string>();  // where the fits run
   return s;
 }
 
@@ -191,11 +193,12 @@ class MiaExperiment final : public ExperimentType {
     // Model 0 is the target (a random half, its own noise); 1..S the attacker's shadows (its own
     // halves and noise). Trained once per run for every row that shares them (mia_models.h).
     const std::uint64_t models_id = models_point_id(input.point);
+    const c10::Device device = select_device(s.data.device);  // the target's and shadows' fits
     const auto classifier = [&](std::int64_t index) -> const MiaClassifier& {
       const std::string key = "mia.classifier/" + std::to_string(input.point.seed) + "/" + std::to_string(models_id) +
                               "/population " + std::to_string(s.population) + "/" + std::to_string(index);
       return input.cache.get_or_make<MiaClassifier>(
-          key, [&] { return train_mia_classifier(candidates, used, s.l2, input.point.seed, models_id, index); });
+          key, [&] { return train_mia_classifier(candidates, used, s.l2, input.point.seed, models_id, index, device); });
     };
     input.phases.start("train_target");
     const MiaClassifier& target = classifier(0);

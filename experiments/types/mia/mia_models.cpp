@@ -37,7 +37,7 @@ std::uint64_t models_point_id(const GridPoint& point) {
 }
 
 MiaClassifier train_mia_classifier(const MiaCandidates& data, const Mechanism* used, double l2, std::uint64_t run_seed,
-                                   std::uint64_t models_id, std::int64_t index) {
+                                   std::uint64_t models_id, std::int64_t index, c10::Device device) {
   const auto seed = [&](const std::string& purpose) {
     return derive_seed(run_seed, models_id, purpose + "." + std::to_string(index));
   };
@@ -49,7 +49,7 @@ MiaClassifier train_mia_classifier(const MiaCandidates& data, const Mechanism* u
   const at::Tensor noisy = sentence_features(data.text, used, seed(target ? "mia.target_noise" : "mia.shadow_noise"));
   const at::Tensor inside = c.in.nonzero().squeeze(1), outside = (~c.in).nonzero().squeeze(1);
   const LogisticRegression model =
-      LogisticRegression::fit(noisy.index_select(0, inside), labels.index_select(0, inside), l2);
+      LogisticRegression::fit(noisy.index_select(0, inside), labels.index_select(0, inside), l2, 50, device);
   c.phi = logit_confidence(model.probabilities(clean), labels);
   c.population_phi = logit_confidence(model.probabilities(data.population.features), data.population.labels);
   c.train_accuracy = model.accuracy(clean.index_select(0, inside), labels.index_select(0, inside));

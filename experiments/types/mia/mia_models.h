@@ -9,6 +9,7 @@
 // the same shadows (shadow k is the same model whether the row reads 4 or 16 of them). The run
 // cache keeps each trained model's confidences for the rows that share it.
 #include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
 
 #include <cstdint>
 
@@ -38,7 +39,8 @@ std::uint64_t models_point_id(const GridPoint& point);
 
 // Model `index` (0: the target) for the run seed `run_seed` and models_point_id `models_id`;
 // `used` perturbs its training features (null: clean), l2 is its penalty.
+// The fit runs on `device` (the run's `device:`); the answers come back to the CPU.
 MiaClassifier train_mia_classifier(const MiaCandidates& data, const Mechanism* used, double l2, std::uint64_t run_seed,
-                                   std::uint64_t models_id, std::int64_t index);
+                                   std::uint64_t models_id, std::int64_t index, c10::Device device = c10::kCPU);
 
 }  // namespace embpriv
