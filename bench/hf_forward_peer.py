@@ -17,15 +17,14 @@
 import argparse
 import json
 import os
-import resource
 import sys
-import time
 
 import numpy as np
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "models"))
 import hf_decoder_reference as ref  # noqa: E402  (the safetensors reader and writer of the model tests)
+from lm_peer_timing import time_against_dump  # noqa: E402
 
 CONFIG = dict(model_type="llama", vocab_size=32000, hidden_size=768, intermediate_size=2048, num_hidden_layers=12,
               num_attention_heads=12, num_key_value_heads=4, max_position_embeddings=2048, hidden_act="silu",
@@ -33,26 +32,10 @@ CONFIG = dict(model_type="llama", vocab_size=32000, hidden_size=768, intermediat
 
 
 def make(folder, seed):
-    c = CONFIG
     rng = np.random.default_rng(seed)
-    h, inter, hd = c["hidden_size"], c["intermediate_size"], c["hidden_size"] // c["num_attention_heads"]
-    kv = c["num_key_value_heads"] * hd
     r = lambda *shape: rng.standard_normal(shape, dtype=np.float32) * np.float32(0.02)
-    t = {"model.embed_tokens.weight": r(c["vocab_size"], h), "model.norm.weight": np.ones(h, np.float32)}
-    for l in range(c["num_hidden_layers"]):
-        p = f"model.layers.{l}."
-        t[p + "input_layernorm.weight"] = np.ones(h, np.float32)
-        t[p + "post_attention_layernorm.weight"] = np.ones(h, np.float32)
-        t[p + "self_attn.q_proj.weight"] = r(h, h)
-        t[p + "self_attn.k_proj.weight"] = r(kv, h)
-        t[p + "self_attn.v_proj.weight"] = r(kv, h)
-        t[p + "self_attn.o_proj.weight"] = r(h, h)
-        t[p + "mlp.gate_proj.weight"] = r(inter, h)
-        t[p + "mlp.up_proj.weight"] = r(inter, h)
-        t[p + "mlp.down_proj.weight"] = r(h, inter)
-    os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, "config.json"), "w") as f:
-        json.dump(c, f, indent=2)
+    t = ref.random_tensors(CONFIG, r, lambda n: np.ones(n, np.float32))
+    ref.write_config(folder, CONFIG)
     ref.write_safetensors(os.path.join(folder, "model.safetensors"), t, "BF16")
     print(json.dumps({"folder": folder, "parameters": int(sum(a.size for a in t.values()))}))
 
@@ -102,21 +85,9 @@ def forward(c, w, x):
 def time_forward(args):
     torch.set_num_threads(args.threads)
     c, w = load(args.model)
-    ids = torch.from_numpy(np.fromfile(f"{args.dump}/lm_ids.i64", dtype="<i8")).reshape(-1, args.length)
-    theirs = torch.from_numpy(np.fromfile(f"{args.dump}/lm_logits.f32", dtype="<f4"))
-    with torch.no_grad():
-        x = w["model.embed_tokens.weight"][ids]
-        logits = forward(c, w, x)
-        times = []
-        for _ in range(args.repeats):
-            start = time.perf_counter()
-            logits = forward(c, w, x)
-            times.append(time.perf_counter() - start)
-    n = ids.numel()
-    print(json.dumps({"name": args.name, "impl": "pytorch", "batch": ids.shape[0], "length": args.length,
-                      "threads": args.threads, "seconds": min(times), "tokens_per_s": n / min(times),
-                      "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
-                      "max_abs_logit_difference": float((logits.reshape(-1) - theirs).abs().max())}), flush=True)
+    record = time_against_dump(args.name, lambda ids: w["model.embed_tokens.weight"][ids],
+                               lambda x: forward(c, w, x), args.dump, args.length, args.repeats, args.threads)
+    print(json.dumps(record), flush=True)
 
 
 def main():

@@ -10,13 +10,13 @@ import argparse
 import json
 import os
 import sys
-import time
 
 import numpy as np
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "models"))
 import llama2c_reference  # noqa: E402  (the checkpoint reader of the model tests)
+from lm_peer_timing import time_against_dump  # noqa: E402
 
 
 def load(path):
@@ -67,20 +67,9 @@ def main():
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     cfg, w = load(args.model)
-    ids = torch.from_numpy(np.fromfile(f"{args.dump}/lm_ids.i64", dtype="<i8")).reshape(-1, args.length)
-    theirs = torch.from_numpy(np.fromfile(f"{args.dump}/lm_logits.f32", dtype="<f4"))
-    with torch.no_grad():
-        x = w["emb"][ids]
-        logits = forward(cfg, w, x)
-        times = []
-        for _ in range(args.repeats):
-            start = time.perf_counter()
-            logits = forward(cfg, w, x)
-            times.append(time.perf_counter() - start)
-    n = ids.numel()
-    print(json.dumps({"name": "stories260k", "impl": "pytorch", "batch": ids.shape[0], "length": args.length,
-                      "threads": args.threads, "seconds": min(times), "tokens_per_s": n / min(times),
-                      "max_abs_logit_difference": float((logits.reshape(-1) - theirs).abs().max())}), flush=True)
+    record = time_against_dump("stories260k", lambda ids: w["emb"][ids], lambda x: forward(cfg, w, x), args.dump,
+                               args.length, args.repeats, args.threads)
+    print(json.dumps(record), flush=True)
 
 
 if __name__ == "__main__":

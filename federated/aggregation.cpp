@@ -16,15 +16,19 @@ ServerAggregator::ServerAggregator(Aggregator aggregator, const FedAdamOptions& 
                                                                                         << " tau2=" << o.tau2);
 }
 
-at::Tensor ServerAggregator::step(const at::Tensor& global, const std::vector<at::Tensor>& released) {
-  EMBPRIV_CHECK(!released.empty(), "aggregation: no client released a model this round");
+at::Tensor mean_of_releases(const at::Tensor& global, const std::vector<at::Tensor>& released, const char* who) {
+  EMBPRIV_CHECK(!released.empty(), who << ": no client released a model this round");
   at::Tensor mean = at::zeros({global.size(0)}, at::kDouble);
   for (const at::Tensor& r : released) {
-    EMBPRIV_CHECK(r.sizes() == global.sizes(), "aggregation: a release of shape " << r.sizes() << " for a model of "
-                                                                                  << global.sizes());
+    EMBPRIV_CHECK(r.sizes() == global.sizes(), who << ": a release of shape " << r.sizes() << " for a model of "
+                                                   << global.sizes());
     mean += r.to(at::kDouble);
   }
-  mean /= static_cast<double>(released.size());
+  return mean / static_cast<double>(released.size());
+}
+
+at::Tensor ServerAggregator::step(const at::Tensor& global, const std::vector<at::Tensor>& released) {
+  const at::Tensor mean = mean_of_releases(global, released, "aggregation");
   if (aggregator_ == Aggregator::fedavg) return mean.to(global.scalar_type());
   const at::Tensor gradient = mean - global.to(at::kDouble);  // nabla_n
   if (!first_moment_.defined()) {

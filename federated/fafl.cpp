@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
+#include "federated/aggregation.h"
 
 namespace embpriv {
 
@@ -61,14 +62,7 @@ at::Tensor FaflServer::inverse_preconditioner() const {
 }
 
 at::Tensor FaflServer::step(const at::Tensor& global, const std::vector<at::Tensor>& released) {
-  EMBPRIV_CHECK(!released.empty(), "FAFL: no client released a model this round");
-  at::Tensor mean = at::zeros({global.size(0)}, at::kDouble);
-  for (const at::Tensor& r : released) {
-    EMBPRIV_CHECK(r.sizes() == global.sizes(), "FAFL: a release of shape " << r.sizes() << " for a model of "
-                                                                           << global.sizes());
-    mean += r.to(at::kDouble);
-  }
-  mean /= static_cast<double>(released.size());
+  const at::Tensor mean = mean_of_releases(global, released, "FAFL");
   // vbar = A (x - mean x^q) / (gamma q): the mean preconditioned step undone.
   const at::Tensor direction = (second_moment_.sqrt() + options_.lambda) * (global.to(at::kDouble) - mean) /
                                (options_.learning_rate * static_cast<double>(options_.steps));

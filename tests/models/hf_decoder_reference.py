@@ -94,22 +94,19 @@ VARIANTS = {
 }
 
 
-def make(variant, folder, seed):
-    spec = VARIANTS[variant]
-    c = dict(hidden_size=32, intermediate_size=48, num_hidden_layers=2, vocab_size=40,
-             max_position_embeddings=64, hidden_act="silu", **spec["config"])
-    rng = np.random.default_rng(seed)
+def random_tensors(c, r, norm):
+    """Every tensor of a Llama-family decoder of config c, by transformers' names: matrices and
+    biases from r(*shape), RMSNorm weights from norm(n), drawn in one fixed order."""
     hd = c.get("head_dim", c["hidden_size"] // c["num_attention_heads"])
     h, inter = c["hidden_size"], c["intermediate_size"]
     q_dim, kv_dim = c["num_attention_heads"] * hd, c["num_key_value_heads"] * hd
-    r = lambda *shape: rng.normal(0, 0.3, shape)
-    t = {"model.embed_tokens.weight": r(c["vocab_size"], h), "model.norm.weight": 1 + r(h)}
+    t = {"model.embed_tokens.weight": r(c["vocab_size"], h), "model.norm.weight": norm(h)}
     if not c["tie_word_embeddings"]:
         t["lm_head.weight"] = r(c["vocab_size"], h)
     for l in range(c["num_hidden_layers"]):
         p = f"model.layers.{l}."
-        t[p + "input_layernorm.weight"] = 1 + r(h)
-        t[p + "post_attention_layernorm.weight"] = 1 + r(h)
+        t[p + "input_layernorm.weight"] = norm(h)
+        t[p + "post_attention_layernorm.weight"] = norm(h)
         t[p + "self_attn.q_proj.weight"] = r(q_dim, h)
         t[p + "self_attn.k_proj.weight"] = r(kv_dim, h)
         t[p + "self_attn.v_proj.weight"] = r(kv_dim, h)
@@ -119,14 +116,28 @@ def make(variant, folder, seed):
             t[p + "self_attn.k_proj.bias"] = r(kv_dim)
             t[p + "self_attn.v_proj.bias"] = r(kv_dim)
         if c["model_type"] == "qwen3":
-            t[p + "self_attn.q_norm.weight"] = 1 + r(hd)
-            t[p + "self_attn.k_norm.weight"] = 1 + r(hd)
+            t[p + "self_attn.q_norm.weight"] = norm(hd)
+            t[p + "self_attn.k_norm.weight"] = norm(hd)
         t[p + "mlp.gate_proj.weight"] = r(inter, h)
         t[p + "mlp.up_proj.weight"] = r(inter, h)
         t[p + "mlp.down_proj.weight"] = r(h, inter)
+    return t
+
+
+def write_config(folder, c):
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "config.json"), "w") as f:
         json.dump(c, f, indent=2)
+
+
+def make(variant, folder, seed):
+    spec = VARIANTS[variant]
+    c = dict(hidden_size=32, intermediate_size=48, num_hidden_layers=2, vocab_size=40,
+             max_position_embeddings=64, hidden_act="silu", **spec["config"])
+    rng = np.random.default_rng(seed)
+    r = lambda *shape: rng.normal(0, 0.3, shape)
+    t = random_tensors(c, r, lambda n: 1 + r(n))
+    write_config(folder, c)
     shards = spec.get("shards", 1)
     if shards == 1:
         write_safetensors(os.path.join(folder, "model.safetensors"), t, spec["dtype"])
