@@ -83,6 +83,9 @@ class ProtocolServer {
       case FederatedProtocol::dp_ftrl:
         return ftrl_->step(released).to(global.scalar_type());
       case FederatedProtocol::robust_dpfl: {
+        // Without DP nothing is clipped and there is no noise floor to test against: every
+        // release counts, as in FedAvg.
+        if (!o_.dp.enabled) return mean_of_releases(global, released, "Robust-DPFL").to(global.scalar_type());
         const RobustAggregate robust = noise_aware_mean(released, sigma_, o_.dp.clip_norm, o_.robust_z);
         record.kept_releases = robust.kept;
         return robust.model;
