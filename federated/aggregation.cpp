@@ -16,15 +16,19 @@ ServerAggregator::ServerAggregator(Aggregator aggregator, const FedAdamOptions& 
                                                                                         << " tau2=" << o.tau2);
 }
 
-at::Tensor mean_of_releases(const at::Tensor& global, const std::vector<at::Tensor>& released, const char* who) {
+at::Tensor sum_of_releases(const at::Tensor& global, const std::vector<at::Tensor>& released, const char* who) {
   EMBPRIV_CHECK(!released.empty(), who << ": no client released a model this round");
-  at::Tensor mean = at::zeros({global.size(0)}, at::kDouble);
+  at::Tensor sum = at::zeros({global.size(0)}, at::kDouble);
   for (const at::Tensor& r : released) {
     EMBPRIV_CHECK(r.sizes() == global.sizes(), who << ": a release of shape " << r.sizes() << " for a model of "
                                                    << global.sizes());
-    mean += r.to(at::kDouble);
+    sum += r.to(at::kDouble);
   }
-  return mean / static_cast<double>(released.size());
+  return sum;
+}
+
+at::Tensor mean_of_releases(const at::Tensor& global, const std::vector<at::Tensor>& released, const char* who) {
+  return sum_of_releases(global, released, who) / static_cast<double>(released.size());
 }
 
 at::Tensor ServerAggregator::step(const at::Tensor& global, const std::vector<at::Tensor>& released) {

@@ -14,8 +14,9 @@ namespace embpriv {
 
 enum class Aggregator { fedavg, fedadam };
 
-// The mean of the releases (each [P], the global model's shape) in float64; `who` names the
-// protocol in its errors (no release, a release of another shape).
+// The sum and the mean of the releases (each [P], the global model's shape) in float64; `who`
+// names the protocol in their errors (no release, a release of another shape).
+at::Tensor sum_of_releases(const at::Tensor& global, const std::vector<at::Tensor>& released, const char* who);
 at::Tensor mean_of_releases(const at::Tensor& global, const std::vector<at::Tensor>& released, const char* who);
 const char* to_string(Aggregator aggregator);
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "federated/aggregation.h"
 
 namespace embpriv {
 
@@ -50,14 +51,7 @@ DpFtrlServer::DpFtrlServer(const at::Tensor& initial, double sigma, double eta, 
 }
 
 at::Tensor DpFtrlServer::step(const std::vector<at::Tensor>& clipped_updates) {
-  EMBPRIV_CHECK(!clipped_updates.empty(), "DP-FTRL: no client sent an update this round");
-  at::Tensor sum = at::zeros_like(initial_);
-  for (const at::Tensor& g : clipped_updates) {
-    EMBPRIV_CHECK(g.sizes() == initial_.sizes(), "DP-FTRL: an update of shape " << g.sizes() << " for a model of "
-                                                                              << initial_.sizes());
-    sum += g.to(at::kDouble);
-  }
-  const at::Tensor noisy_prefix = tree_.add(sum);  // S_t
+  const at::Tensor noisy_prefix = tree_.add(sum_of_releases(initial_, clipped_updates, "DP-FTRL"));  // S_t
   return initial_ + (eta_ / static_cast<double>(clients_per_round_)) * noisy_prefix;
 }
 

@@ -50,13 +50,31 @@ void check_options(const std::vector<LabelledUnits>& clients, const ProxyKnowled
   }
 }
 
+// federated_noise_sigma for a schedule already drawn.
+double noise_sigma(const FederatedOptions& o, std::int64_t clients, const std::vector<std::vector<std::int64_t>>& schedule) {
+  if (!o.dp.enabled) return 0.0;
+  const double sensitivity = 2.0 * o.dp.clip_norm;  // one release, replace-one (local_dp.h)
+  switch (o.protocol) {
+    case FederatedProtocol::dp_ftrl:
+      return gaussian_sigma(o.dp.calibration, o.dp.epsilon, o.dp.delta,
+                            dp_ftrl_sensitivity(schedule, clients, o.dp.clip_norm));
+    case FederatedProtocol::robust_dpfl:  // every round a client may take part in: T releases
+      return rdp_calibrated_sigma(o.dp.epsilon, o.dp.delta, o.rounds, sensitivity);
+    case FederatedProtocol::fafl:
+    case FederatedProtocol::local_dp:
+      break;
+  }
+  return local_dp_sigma(o.dp);
+}
+
 // The server's side of one protocol: what a client sends and how the releases become the model.
 class ProtocolServer {
  public:
-  ProtocolServer(const FederatedOptions& o, std::int64_t clients, const at::Tensor& initial)
-      : o_(o), sigma_(federated_noise_sigma(o, clients)), aggregator_(o.aggregator, o.fedadam) {
+  ProtocolServer(const FederatedOptions& o, const std::vector<std::vector<std::int64_t>>& schedule,
+                 std::int64_t clients, const at::Tensor& initial)
+      : o_(o), sigma_(noise_sigma(o, clients, schedule)), aggregator_(o.aggregator, o.fedadam) {
     if (o.protocol == FederatedProtocol::dp_ftrl) {
-      const auto m = static_cast<std::int64_t>(participation_schedule(clients, o).front().size());
+      const auto m = static_cast<std::int64_t>(schedule.front().size());  // the same in every round
       ftrl_.emplace(initial, sigma_, o.ftrl_eta, m, derive_seed(o.seed, 0, "federated.dp_ftrl"));
     }
     if (o.protocol == FederatedProtocol::fafl) fafl_.emplace(initial.size(0), o.fafl);
@@ -129,19 +147,7 @@ std::vector<std::vector<std::int64_t>> participation_schedule(std::int64_t clien
 }
 
 double federated_noise_sigma(const FederatedOptions& o, std::int64_t clients) {
-  if (!o.dp.enabled) return 0.0;
-  const double sensitivity = 2.0 * o.dp.clip_norm;  // one release, replace-one (local_dp.h)
-  switch (o.protocol) {
-    case FederatedProtocol::dp_ftrl:
-      return gaussian_sigma(o.dp.calibration, o.dp.epsilon, o.dp.delta,
-                            dp_ftrl_sensitivity(participation_schedule(clients, o), clients, o.dp.clip_norm));
-    case FederatedProtocol::robust_dpfl:  // every round a client may take part in: T releases
-      return rdp_calibrated_sigma(o.dp.epsilon, o.dp.delta, o.rounds, sensitivity);
-    case FederatedProtocol::fafl:
-    case FederatedProtocol::local_dp:
-      break;
-  }
-  return local_dp_sigma(o.dp);
+  return noise_sigma(o, clients, participation_schedule(clients, o));
 }
 
 std::vector<RoundRecord> train_federated(TextClassifier& model, const std::vector<LabelledUnits>& clients,
@@ -149,8 +155,8 @@ std::vector<RoundRecord> train_federated(TextClassifier& model, const std::vecto
                                          const std::function<double(const TextClassifier&)>& evaluate) {
   check_options(clients, proxy, o);
   const auto K = static_cast<std::int64_t>(clients.size());
-  ProtocolServer server(o, K, model.shared_parameters());
   const std::vector<std::vector<std::int64_t>> schedule = participation_schedule(K, o);
+  ProtocolServer server(o, schedule, K, model.shared_parameters());
   std::vector<RoundRecord> records;
   ProgressBar progress(o.rounds, "rounds");
   for (std::int64_t n = 0; n < o.rounds; ++n) {
