@@ -1,9 +1,14 @@
 #include "attacks/nearest_rows.h"
 
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <vector>
 
 #include <limits>
 
+#include "core/blas_threads.h"
 #include "core/running_top_k.h"
 #include "core/error.h"
 
@@ -28,7 +33,66 @@ void check_table_rows_finite(const at::Tensor& table, const at::Tensor& excluded
                                                                             << " such rows in all)");
 }
 
+
+// The CPU search: for each block of queries, one pass over the table in chunks, each chunk's
+// scores [block, chunk] from one GEMM and merged into the block's running top-k
+// (core/running_top_k.h). With several LibTorch threads the query blocks are split among them
+// and every GEMM runs in its caller's thread (core/blas_threads.h): a block's GEMM and its scan
+// then share one core and its cache, and no thread pool waits on another. A score does not
+// depend on the block it is computed in, so neither do the neighbours.
+Neighbours nearest_rows_on_cpu(const at::Tensor& q_all, const at::Tensor& t_all, const at::Tensor& t_squared,
+                               const at::Tensor& excluded, const KnnOptions& options, std::int64_t query_chunk) {
+  const std::int64_t N = q_all.size(0), V = t_all.size(0);
+  const int threads = at::get_num_threads();
+  // Enough blocks for every thread (a search of few queries over a large table is not left to one).
+  if (threads > 1) query_chunk = std::max<std::int64_t>(1, std::min(query_chunk, (N + threads - 1) / threads));
+  const std::int64_t blocks = (N + query_chunk - 1) / query_chunk;
+  std::vector<at::Tensor> indices(static_cast<std::size_t>(blocks)), scores(static_cast<std::size_t>(blocks));
+  const auto search_block = [&](std::int64_t b) {
+    const std::int64_t q0 = b * query_chunk;
+    at::Tensor q = q_all.narrow(0, q0, std::min(query_chunk, N - q0));
+    if (options.metric == KnnMetric::cosine) q = q / q.norm(2, 1, true).clamp_min(1e-12);
+    RunningTopK top(q.size(0), options.k);
+    for (std::int64_t t0 = 0; t0 < V; t0 += options.table_chunk) {
+      const std::int64_t n = std::min(options.table_chunk, V - t0);
+      at::Tensor s = at::mm(q, t_all.narrow(0, t0, n).t());  // [nq, n]
+      // l2: -||q - t||^2 = (2 q.t - ||t||^2) - ||q||^2, the last term once per row below.
+      if (options.metric == KnnMetric::l2) s.mul_(2);
+      top.add(s, t0, options.metric == KnnMetric::l2 ? t_squared.narrow(0, t0, n) : at::Tensor(),
+              excluded.defined() ? excluded.narrow(0, t0, n) : at::Tensor());
+    }
+    indices[static_cast<std::size_t>(b)] = top.indices();
+    scores[static_cast<std::size_t>(b)] =
+        options.metric == KnnMetric::l2 ? top.scores() - q.pow(2).sum(1, true) : top.scores();
+  };
+  bool searched = false;
+  if (threads > 1 && blocks > 1) {
+    const SingleThreadedBlas blas;
+    if (blas.in_caller_thread()) {
+      at::parallel_for(0, blocks, 1, [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t b = begin; b < end; ++b) search_block(b);
+      });
+      searched = true;
+    }
+  }
+  if (!searched) {  // one block at a time; the BLAS's own threads share each GEMM
+    for (std::int64_t b = 0; b < blocks; ++b) search_block(b);
+  }
+  if (blocks == 0) return {at::empty({0, options.k}, at::kLong), at::empty({0, options.k}, at::kFloat)};
+  return {at::cat(indices), at::cat(scores)};
+}
+
 }  // namespace
+
+std::int64_t knn_query_chunk(const KnnOptions& options, std::int64_t dim) {
+  return options.query_chunk > 0 ? options.query_chunk : dim < 256 ? 512 : 4096;
+}
+
+double knn_score_block_bytes(const KnnOptions& options, std::int64_t dim, std::int64_t table_rows) {
+  const double block = static_cast<double>(knn_query_chunk(options, dim)) *
+                       static_cast<double>(std::min(options.table_chunk, table_rows)) * 4.0;
+  return 2.0 * block * static_cast<double>(at::get_num_threads());
+}
 
 Neighbours nearest_rows(const at::Tensor& queries, const at::Tensor& table, const KnnOptions& options) {
   EMBPRIV_CHECK(queries.dim() == 2 && table.dim() == 2 && queries.size(1) == table.size(1),
@@ -36,7 +100,7 @@ Neighbours nearest_rows(const at::Tensor& queries, const at::Tensor& table, cons
                     << queries.sizes() << " and " << table.sizes());
   EMBPRIV_CHECK(options.query_chunk >= 0 && options.table_chunk > 0,
                 "knn: chunk sizes must be > 0 (query_chunk 0: chosen by d)");
-  const std::int64_t query_chunk = options.query_chunk > 0 ? options.query_chunk : queries.size(1) < 256 ? 256 : 4096;
+  const std::int64_t query_chunk = knn_query_chunk(options, queries.size(1));
   const std::int64_t V = table.size(0);
   std::int64_t usable = V;
   at::Tensor excluded;
@@ -58,25 +122,12 @@ Neighbours nearest_rows(const at::Tensor& queries, const at::Tensor& table, cons
   } else {
     t_squared = t_all.pow(2).sum(1);
   }
+  if (q_all.device().is_cpu()) return nearest_rows_on_cpu(q_all, t_all, t_squared, excluded, options, query_chunk);
   const float minus_infinity = -std::numeric_limits<float>::infinity();
   std::vector<at::Tensor> indices, scores;
   for (std::int64_t q0 = 0; q0 < q_all.size(0); q0 += query_chunk) {
     at::Tensor q = q_all.narrow(0, q0, std::min(query_chunk, q_all.size(0) - q0));
     if (options.metric == KnnMetric::cosine) q = q / q.norm(2, 1, true).clamp_min(1e-12);
-    if (q.device().is_cpu()) {  // one pass over each chunk's scores (core/running_top_k.h)
-      RunningTopK top(q.size(0), options.k);
-      for (std::int64_t t0 = 0; t0 < V; t0 += options.table_chunk) {
-        const std::int64_t n = std::min(options.table_chunk, V - t0);
-        at::Tensor s = at::matmul(q, t_all.narrow(0, t0, n).t());  // [nq, n]
-        // l2: -||q - t||^2 = (2 q.t - ||t||^2) - ||q||^2, the last term once per row below.
-        if (options.metric == KnnMetric::l2) s.mul_(2);
-        top.add(s, t0, options.metric == KnnMetric::l2 ? t_squared.narrow(0, t0, n) : at::Tensor(),
-                excluded.defined() ? excluded.narrow(0, t0, n) : at::Tensor());
-      }
-      indices.push_back(top.indices());
-      scores.push_back(options.metric == KnnMetric::l2 ? top.scores() - q.pow(2).sum(1, true) : top.scores());
-      continue;
-    }
     at::Tensor best_scores, best_indices;  // elsewhere (CUDA): at::topk per chunk
     for (std::int64_t t0 = 0; t0 < V; t0 += options.table_chunk) {
       const std::int64_t n = std::min(options.table_chunk, V - t0);

@@ -23,14 +23,24 @@ struct KnnOptions {
   std::int64_t k = 5;
   at::Tensor excluded;  // optional bool [V]: rows never returned (special tokens)
   // Rows of the queries and of the table per GEMM. query_chunk 0 (the default) chooses by d:
-  // 256 rows below d = 256, where a [rows x table_chunk] score block much larger than the CPU's
-  // caches makes the GEMM bound by its writes (d = 100: 34 -> 64 GFLOP/s measured with 256
-  // instead of 4096 rows), else 4096. The results do not depend on the chunks.
-  std::int64_t query_chunk = 0, table_chunk = 16384;
+  // 512 rows below d = 256, else 4096. A [query_chunk x table_chunk] score block is scanned
+  // right after its GEMM, so it should stay in the CPU's caches: at d = 100 with two threads,
+  // table chunks of 16384 instead of 2048 rows drop the search from 157 to 90 GFLOP/s
+  // (bench/README.md). The results do not depend on the chunks.
+  std::int64_t query_chunk = 0, table_chunk = 2048;
 };
 
 // queries [N, d], table [V, d] (float). Throws embpriv::Error on shapes, k > usable rows, NaN or
 // Inf in a query or in a usable table row (naming the first such row).
 Neighbours nearest_rows(const at::Tensor& queries, const at::Tensor& table, const KnnOptions& options);
+
+// The query chunk nearest_rows uses for queries of dimension `dim` (options.query_chunk, or
+// the default chosen by d when it is 0).
+std::int64_t knn_query_chunk(const KnnOptions& options, std::int64_t dim);
+
+// The most memory a CPU search over a table of `table_rows` rows of dimension `dim` holds in
+// score blocks at once: one [query_chunk x table_chunk] float block and its copy for each of
+// LibTorch's threads (the query blocks are split among them).
+double knn_score_block_bytes(const KnnOptions& options, std::int64_t dim, std::int64_t table_rows);
 
 }  // namespace embpriv

@@ -2,6 +2,7 @@
 // table a clean embedding finds its own token.
 #include "tests/catch.h"
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 
 #include "attacks/nearest_rows.h"
 #include "core/error.h"
@@ -39,6 +40,36 @@ TEST_CASE("chunked nearest rows equal a direct search", "[attacks]") {
     CHECK(at::equal(n.indices, direct_top_k(queries, table, 5, metric)));
     // Scores are sorted, best first.
     CHECK((n.scores.narrow(1, 0, 4) >= n.scores.narrow(1, 1, 4)).all().item<bool>());
+  }
+}
+
+TEST_CASE("nearest rows are the same bits at 1 and 2 threads, whatever the chunks", "[attacks]") {
+  // With 2 threads the query blocks are split among the threads and every GEMM runs in its
+  // caller's thread (core/blas_threads.h); with 1, the BLAS's own threads share each GEMM.
+  at::manual_seed(5);
+  const at::Tensor table = at::randn({3000, 100});
+  const at::Tensor queries = table.narrow(0, 0, 301) + 0.5 * at::randn({301, 100});
+  at::Tensor excluded = at::zeros({3000}, at::kBool);
+  excluded.narrow(0, 7, 3).fill_(true);
+  const int threads = at::get_num_threads();
+  for (KnnMetric metric : {KnnMetric::cosine, KnnMetric::l2}) {
+    KnnOptions options;
+    options.metric = metric;
+    options.k = 7;
+    options.excluded = excluded;
+    at::set_num_threads(1);
+    const Neighbours one = nearest_rows(queries, table, options);
+    at::set_num_threads(2);
+    const Neighbours two = nearest_rows(queries, table, options);
+    options.query_chunk = 64;
+    options.table_chunk = 1000;
+    const Neighbours chunked = nearest_rows(queries, table, options);
+    at::set_num_threads(threads);
+    CHECK(at::equal(one.indices, two.indices));
+    CHECK(at::equal(one.scores, two.scores));
+    CHECK(at::equal(one.indices, chunked.indices));
+    CHECK(at::equal(one.scores, chunked.scores));
+    CHECK((one.indices >= 7).logical_and(one.indices < 10).logical_not().all().item<bool>());
   }
 }
 

@@ -19,14 +19,6 @@ constexpr double kTokensPerSentence = 64;
 // mechanism's float32 temporaries (4 + 4).
 constexpr double kBytesPerTokenValue = 16;
 
-// One block of KNN scores (attacks/nearest_rows.h): query_chunk x table_chunk float32 scores and
-// their masked copy.
-double knn_block_bytes(std::int64_t dim, std::int64_t table_rows) {
-  const KnnOptions knn;
-  const double queries = dim < 256 ? 256 : 4096;
-  return queries * static_cast<double>(std::min(knn.table_chunk, table_rows)) * 8.0;
-}
-
 }  // namespace
 
 MemoryEstimate inversion_memory(const YAML::Node& config) {
@@ -38,11 +30,11 @@ MemoryEstimate inversion_memory(const YAML::Node& config) {
     const std::int64_t rows = glove_rows(s.glove_words);
     m.shared_bytes = glove_load_bytes(s.glove_words);
     m.shared_key = "glove|" + std::to_string(rows);
-    m.working_bytes = knn_block_bytes(kGloveTableDim, rows) +
+    m.working_bytes = knn_score_block_bytes(KnnOptions{}, kGloveTableDim, rows) +
                       (sentences + train_sentences) * kTokensPerSentence * kGloveTableDim * kBytesPerTokenValue;
     m.size_keys = {"data.glove_words", "data.max_sentences"};
     m.what = "the GloVe table (" + std::to_string(rows) + " of " + std::to_string(kGloveTableWords) +
-             " words kept), the sentences' token rows and one block of KNN scores";
+             " words kept), the sentences' token rows and the KNN score blocks";
     return m;
   }
   const LanguageModelShape shape = read_language_model_shape(s.model);
@@ -55,7 +47,7 @@ MemoryEstimate inversion_memory(const YAML::Node& config) {
   const double learned = s.learned ? train_tokens * 4.0 *
                                          (static_cast<double>(2 * s.learned_window + 1) * d + 2.0 * static_cast<double>(shape.vocab))
                                    : 0.0;
-  m.working_bytes = knn_block_bytes(shape.dim, shape.vocab) +
+  m.working_bytes = knn_score_block_bytes(KnnOptions{}, shape.dim, shape.vocab) +
                     (sentences + train_sentences) * kTokensPerSentence * d * kBytesPerTokenValue +
                     language_model_utility_bytes(shape, s.stories, s.story_tokens) + learned;
   m.size_keys = {"language_model.texts", "language_model.tokens", "data.max_sentences"};

@@ -50,8 +50,8 @@ MemoryEstimate obfuslm_memory(const YAML::Node& config) {
     model = language_model_utility_bytes(shape, texts, tokens) + 2 * m.shared_bytes;  // + the server's model
     m.size_keys = {"language_model.texts", "language_model.tokens", "obfuscation.k", "attack.anonymity_trials"};
   }
-  const KnnOptions knn;
-  const double knn_block = (d < 256 ? 256.0 : 4096.0) * std::min(static_cast<double>(knn.table_chunk), V) * 8.0;
+  const double knn_block =
+      knn_score_block_bytes(KnnOptions{}, static_cast<std::int64_t>(d), static_cast<std::int64_t>(V));
   const double slab = std::min(kSlabEntries, V * V) * kBytesPerSlabEntry;
   const double candidates = V * static_cast<double>(2 * k + 16) * kBytesPerCandidate + V * 16.0;
   // The anonymity game: a member's WeightSynth weights and outputs over the trials (float64).
