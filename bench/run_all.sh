@@ -23,7 +23,7 @@ case $SIZE in
 esac
 mkdir -p "$OUTDIR"
 cmake --build "$BUILD_DIR" -j2 --target embpriv knn_bench embed_cluster_bench mechanisms_bench lm_forward_bench \
-  shadow_training_bench >/dev/null
+  shadow_training_bench training_bench >/dev/null
 
 # --- The machine, the kernel, the SGEMM yardstick --------------------------------------------
 unset OPENBLAS_CORETYPE EMBPRIV_BLAS_KERNEL
@@ -45,6 +45,7 @@ if [[ $SIZE == quick ]]; then
   lm=(--tokens 2048 --repeats 2)
   hf_tokens=1024
   shadows=(--n 2000 --d 100 --models 8)
+  training=(--tokens 16384 --units 1000 --epochs 1)
 else
   knn=()
   cluster=()
@@ -52,6 +53,7 @@ else
   lm=(--tokens 16384 --repeats 3)
   hf_tokens=4096
   shadows=(--n 4000 --d 768 --models 16)
+  training=(--tokens 65536 --units 4000 --epochs 2)
 fi
 dumps=$(mktemp -d)
 trap 'rm -rf "$dumps"' EXIT
@@ -61,6 +63,7 @@ env "${cluster[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/embed_cluster.json" DUMP
 env "${mechanisms[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/mechanisms.json" bash "$ROOT/bench/run_mechanisms.sh"
 HF_TOKENS=$hf_tokens BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/lm_forward.json" bash "$ROOT/bench/run_lm_forward.sh" "${lm[@]}"
 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/shadow_training.json" bash "$ROOT/bench/run_shadow_training.sh" "${shadows[@]}"
+BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/training.json" bash "$ROOT/bench/run_training.sh" "${training[@]}"
 
 # --- The GEMM-bound peers as installed, when that is another kernel ---------------------------
 rm -f "$OUTDIR/knn_installed.json.lines" "$OUTDIR/embed_cluster_installed.json.lines"

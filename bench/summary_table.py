@@ -71,16 +71,18 @@ if os.path.exists(mech_path):
             f">= 1.7x, <= 1.0x randn ({r['time_over_randn_floor']:.2f}x)" if two else "(2 threads)", ok)
 
 
-def against_pytorch(path, name, rate, unit, difference, case):
-    """Rows of a bench whose peer is PyTorch eager on the same inputs: rate `rate` in `unit`,
-    the largest difference of the peer's results from embpriv's under `difference`."""
+def against_pytorch(path, name, rate, unit, note, case, keep=lambda e: True):
+    """Rows of a bench whose peer is PyTorch eager on the same inputs: rate `rate` in `unit`;
+    `note` is the key of the largest difference of the peer's results from embpriv's, or a
+    function (embpriv's line, the peer's line) -> the text beside the goal."""
     runs = lines(name)
-    for e in (r for r in runs if r["impl"] == "embpriv"):
+    for e in (r for r in runs if r["impl"] == "embpriv" and keep(r)):
         p = next(r for r in runs if r["impl"] == "pytorch" and r["threads"] == e["threads"]
                  and r.get("name") == e.get("name"))
         ratio = e[rate] / p[rate]
+        text = note(e, p) if callable(note) else f"max |diff| {p[note]:.1e}"
         add(path, case(e), e["threads"], f"{e[rate]:,.1f} {unit}", f"{p[rate]:,.1f} {unit}", ratio, "same kernel",
-            None, f">= 1.0x (max |diff| {p[difference]:.1e})", ratio >= 1.0)
+            None, f">= 1.0x ({text})", ratio >= 1.0)
 
 
 # The language model's forward pass on the same weights and ids; LiRA's shadow models (Newton
@@ -98,6 +100,15 @@ for f in (r for r in lines("lm_forward.json.lines") if r["impl"] == "file"):
             f"<= file + 2 GiB ({limit:,} MiB)", e["peak_rss_mib"] <= limit)
 against_pytorch("LiRA shadows vs PyTorch", "shadow_training.json.lines", "models_per_s", "models/s",
                 "max_abs_probability_difference", lambda e: f"{e['name']} x{e['models']}")
+
+# The training paths: the learned inversion MLP (final losses side by side: same data, own draws)
+# and a PrivateAI client's Transformer (the peer loads embpriv's initial weights first).
+against_pytorch("training vs PyTorch", "training.json.lines", "tokens_per_s", "tok/s",
+                lambda e, p: f"loss {e['final_loss']:.3f} vs {p['final_loss']:.3f}",
+                lambda e: f"learned inversion {e['tokens']} x{e['epochs']}", lambda e: e["name"] == "learned_inversion")
+against_pytorch("training vs PyTorch", "training.json.lines", "units_per_s", "units/s",
+                "max_abs_probability_difference", lambda e: f"PrivateAI client {e['units']} x{e['epochs']}",
+                lambda e: e["name"] == "privateai_client")
 
 header = ("hot path", "case", "thr", "embpriv", "peer", "ratio", "peer as installed", "of SGEMM", "goal", "")
 widths = [max(len(str(r[c])) for r in rows + [header]) for c in range(len(header))]
