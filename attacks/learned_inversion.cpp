@@ -48,7 +48,7 @@ LearnedInverter LearnedInverter::train(const TokenSequences& text, const at::Ten
   EMBPRIV_CHECK(o.window >= 0 && o.hidden >= 1 && o.epochs >= 1 && o.batch >= 1 && o.learning_rate > 0,
                 "learned inversion: window >= 0, hidden, epochs, batch >= 1 and a learning rate > 0 are needed");
   const std::int64_t V = table.size(0), d = table.size(1), N = text.ids.numel();
-  const SmallGemmScope small_gemms;  // a small MLP: no BLAS pool beside LibTorch's
+  const SingleThreadedBlas small_gemms;  // a small MLP: no BLAS pool beside LibTorch's
   torch::manual_seed(derive_seed(o.seed, 0, "learned_inversion.init"));
   LearnedInverter inverter;
   inverter.window_ = o.window;

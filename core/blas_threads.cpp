@@ -1,6 +1,5 @@
 #include "core/blas_threads.h"
 
-#include <ATen/Parallel.h>
 #include <dlfcn.h>
 
 #include "core/blas_library.h"
@@ -32,10 +31,6 @@ SingleThreadedBlas::SingleThreadedBlas() {
 
 SingleThreadedBlas::~SingleThreadedBlas() {
   if (restore_ > 0) bound_function<void (*)(int)>("openblas_set_num_threads")(restore_);
-}
-
-SmallGemmScope::SmallGemmScope() {
-  if (at::get_num_threads() > 1) blas_.emplace();
 }
 
 }  // namespace embpriv

@@ -6,10 +6,16 @@
 // threads runs faster with one BLAS thread per caller: this guard sets it, and puts the old
 // count back when it goes out of scope.
 //
+// Used by the KNN search (its query blocks split over LibTorch's threads) and by work made of
+// many small GEMMs between LibTorch's parallel loops: the Newton fits of the membership
+// classifiers and the training of the small networks (learned inversion, PrivateAI's
+// classifier). Those always run their GEMMs in the calling thread, whatever LibTorch's thread
+// count: no pool spins while the other works (bench/README.md: 13 -> 191 LiRA shadow fits/s at
+// 2 threads), and their results do not depend on how many threads OpenBLAS has (a float64
+// solve split over 2 OpenBLAS threads differs from 1 in the last bits).
+//
 // The thread count is process-wide in OpenBLAS 0.3.21 (there is no per-thread setting before
 // 0.3.27): a GEMM that another thread of the process starts meanwhile also runs on one thread.
-#include <optional>
-
 namespace embpriv {
 
 class SingleThreadedBlas {
@@ -27,19 +33,6 @@ class SingleThreadedBlas {
  private:
   int restore_ = -1;  // OpenBLAS's thread count before, or -1 when nothing was changed
   bool in_caller_thread_ = false;
-};
-
-// Work made of many small GEMMs between LibTorch's parallel loops (the Newton fits of the
-// membership-inference classifiers, the training of the small networks): with more than one
-// LibTorch thread its GEMMs run in the calling thread, so that no pool spins while the other
-// works. With one LibTorch thread nothing changes (OpenBLAS's threads then have the cores to
-// themselves). bench/README.md: 13 -> 191 LiRA shadow fits/s at 2 threads.
-class SmallGemmScope {
- public:
-  SmallGemmScope();
-
- private:
-  std::optional<SingleThreadedBlas> blas_;
 };
 
 }  // namespace embpriv

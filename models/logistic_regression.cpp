@@ -25,7 +25,7 @@ LogisticRegression LogisticRegression::fit(const at::Tensor& features, const at:
   const at::Tensor y = labels.to(device, at::kDouble);
   EMBPRIV_CHECK(at::isfinite(x).all().item<bool>(), "logistic regression: features hold NaN or Inf");
   EMBPRIV_CHECK(((y == 0) | (y == 1)).all().item<bool>(), "logistic regression: labels must be 0 or 1");
-  const SmallGemmScope small_gemms;  // d + 1 square systems: no BLAS pool beside LibTorch's
+  const SingleThreadedBlas small_gemms;  // d + 1 square systems: no BLAS pool beside LibTorch's
   LogisticRegression model;
   model.mean_ = x.mean(0);
   model.scale_ = x.std(0).clamp_min(1e-12);

@@ -134,7 +134,7 @@ double TextClassifier::train(const at::Tensor& ids, const at::Tensor& targets, c
   const at::Tensor y = targets.to(at::kFloat);
   EMBPRIV_CHECK(y.ge(0).logical_and(y.le(1)).all().item<bool>(), "text classifier: targets must lie in [0, 1]");
   net_->train();
-  const SmallGemmScope small_gemms;  // a one-layer Transformer of width 100: no BLAS pool beside LibTorch's
+  const SingleThreadedBlas small_gemms;  // a one-layer Transformer of width 100: no BLAS pool beside LibTorch's
   torch::optim::Adam optimizer(net_->shared(), torch::optim::AdamOptions(o.learning_rate));
   Rng order_rng(derive_seed(seed, 0, "text_classifier.order"), 0);
   std::vector<std::int64_t> order(static_cast<std::size_t>(N));
@@ -160,7 +160,7 @@ at::Tensor TextClassifier::gradient(const at::Tensor& ids, const at::Tensor& tar
   EMBPRIV_CHECK(targets.dim() == 1 && targets.size(0) == ids.size(0) && ids.size(0) > 0,
                 "text classifier: " << ids.size(0) << " targets expected (at least one), got " << targets.sizes());
   net_->train();
-  const SmallGemmScope small_gemms;
+  const SingleThreadedBlas small_gemms;
   const std::vector<torch::Tensor> shared = net_->shared();
   for (auto& p : shared) p.mutable_grad() = torch::Tensor();
   const torch::Tensor value = torch::binary_cross_entropy_with_logits(net_->forward(ids), targets.to(at::kFloat));

@@ -2,7 +2,9 @@
 // sentences from mean-pooled GloVe vectors well above chance.
 #include "tests/catch.h"
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 
+#include "core/blas_library.h"
 #include "core/error.h"
 #include "data/data_paths.h"
 #include "data/embedding_formats.h"
@@ -55,4 +57,22 @@ TEST_CASE("sentiment from mean GloVe vectors: amazon + imdb train, yelp test", "
   const double accuracy = model.accuracy(test, yelp_y);
   INFO("yelp accuracy " << accuracy);
   CHECK(accuracy > 0.7);
+}
+
+TEST_CASE("a logistic fit gives the same bits at 1 and 2 threads, and leaves OpenBLAS's threads as they were",
+          "[models]") {
+  // 2,000 x 100: large enough that OpenBLAS would split the float64 products and the solve over
+  // its threads, which changes their last bits; the fit keeps the BLAS in the calling thread.
+  at::manual_seed(11);
+  const at::Tensor x = at::randn({2000, 100});
+  const at::Tensor y = at::bernoulli(at::sigmoid(at::matmul(x, at::randn({100})) / 3)).to(at::kLong);
+  const int threads = at::get_num_threads();
+  const int blas_threads = bound_blas().threads;
+  at::set_num_threads(1);
+  const at::Tensor one = LogisticRegression::fit(x, y).probabilities(x);
+  at::set_num_threads(2);
+  const at::Tensor two = LogisticRegression::fit(x, y).probabilities(x);
+  at::set_num_threads(threads);
+  CHECK(at::equal(one, two));
+  CHECK(bound_blas().threads == blas_threads);
 }
