@@ -44,8 +44,13 @@ Neighbours nearest_rows_on_cpu(const at::Tensor& q_all, const at::Tensor& t_all,
                                const at::Tensor& excluded, const KnnOptions& options, std::int64_t query_chunk) {
   const std::int64_t N = q_all.size(0), V = t_all.size(0);
   const int threads = at::get_num_threads();
-  // Enough blocks for every thread (a search of few queries over a large table is not left to one).
-  if (threads > 1) query_chunk = std::max<std::int64_t>(1, std::min(query_chunk, (N + threads - 1) / threads));
+  // With several threads: a multiple of the thread count of equal blocks, so that every thread
+  // gets the same work (10,000 queries in blocks of 4096 would leave one thread 1,808 of them).
+  if (threads > 1 && N > 0) {
+    std::int64_t count = (N + query_chunk - 1) / query_chunk;
+    count = (count + threads - 1) / threads * threads;
+    query_chunk = std::max<std::int64_t>(1, (N + count - 1) / count);
+  }
   const std::int64_t blocks = (N + query_chunk - 1) / query_chunk;
   std::vector<at::Tensor> indices(static_cast<std::size_t>(blocks)), scores(static_cast<std::size_t>(blocks));
   const auto search_block = [&](std::int64_t b) {

@@ -21,7 +21,11 @@ for ((i = 0; i < ${#args[@]}; i++)); do
   [[ ${args[i]} == --d ]] && d=${args[i + 1]}
 done
 : > "$OUT.lines"
+# T threads means T cores on both sides: OpenBLAS gets T threads too (embpriv's fits run their
+# GEMMs in the calling thread anyway, core/blas_threads.h; PyTorch would otherwise give its
+# GEMMs every core even at 1 thread).
 for t in $THREADS; do
+  export OPENBLAS_NUM_THREADS=$t
   "$BUILD_DIR/shadow_training_bench" --threads "$t" --repeats "$REPEATS" --dump "$dump" "$@" | tee -a "$OUT.lines"
   /usr/bin/python3 "$ROOT/bench/shadow_training_peer.py" --dump "$dump" --n "$n" --d "$d" --threads "$t" \
     --repeats "$REPEATS" | tee -a "$OUT.lines"

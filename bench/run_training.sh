@@ -16,7 +16,11 @@ dump=$(mktemp -d)
 trap 'rm -rf "$dump"' EXIT
 mkdir -p "$(dirname "$OUT")"
 : > "$OUT.lines"
+# T threads means T cores on both sides: OpenBLAS gets T threads too (embpriv's trainers run
+# their GEMMs in the calling thread anyway, core/blas_threads.h; PyTorch would otherwise give
+# its GEMMs every core even at 1 thread).
 for t in $THREADS; do
+  export OPENBLAS_NUM_THREADS=$t
   "$BUILD_DIR/training_bench" --threads "$t" --repeats "$REPEATS" --dump "$dump" "$@" | tee -a "$OUT.lines"
   /usr/bin/python3 "$ROOT/bench/training_peer.py" --dump "$dump" --threads "$t" --repeats "$REPEATS" "$@" | tee -a "$OUT.lines"
 done
