@@ -24,6 +24,7 @@
 #include <sstream>
 #include <string>
 
+#include "bench/bench_timing.h"
 #include "core/allocator_settings.h"
 #include "data/data_paths.h"
 #include "data/embedding_formats.h"
@@ -40,13 +41,8 @@ double seconds_of(const std::function<void()>& run) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Best wall time of `repeats` runs, after one warm-up run when `warm_up`.
-double best_seconds(int repeats, bool warm_up, const std::function<void()>& run) {
-  if (warm_up) run();
-  double best = 1e30;
-  for (int r = 0; r < repeats; ++r) best = std::min(best, seconds_of(run));
-  return best;
-}
+// The big cases: the best of `repeats` runs without a warm-up (each run is minutes long).
+double best_seconds_cold(int repeats, const std::function<void()>& run) { return best_seconds(repeats, run, false); }
 
 double peak_rss_mb() {
   rusage usage{};
@@ -57,7 +53,7 @@ double peak_rss_mb() {
 // The same V x V x d product embed_cluster() does, in the same row blocks, nothing else.
 // `rows`: the first `rows` rows of `unit` as queries.
 double gemm_floor(const at::Tensor& unit, std::int64_t rows, std::int64_t block, int repeats) {
-  return best_seconds(repeats, false, [&] {
+  return best_seconds_cold(repeats, [&] {
     for (std::int64_t q0 = 0; q0 < rows; q0 += block) {
       const at::Tensor slab = at::matmul(unit.narrow(0, q0, std::min(block, rows - q0)), unit.t());
     }
@@ -152,14 +148,14 @@ int main(int argc, char** argv) {
     const at::Tensor table = load_cached_glove(resolve_data_path(kGloveJson)).first(5000).vectors();
     Clusters clusters;
     EmbedClusterStats stats;
-    const double seconds = best_seconds(repeats, true, [&] { clusters = embed_cluster(table, options, &stats); });
+    const double seconds = best_seconds(repeats, [&] { clusters = embed_cluster(table, options, &stats); });
     std::ostringstream extra;
     extra << summary_fields(summarise(clusters)) << ", \"refills\": " << stats.refills
           << ", \"refilled_rows\": " << stats.refilled_rows;
     report(name, "embpriv", table.size(0), table.size(1), k, beta, threads, seconds, extra.str());
     std::vector<std::vector<std::int64_t>> published;
     const double published_seconds =
-        best_seconds(repeats, true, [&] { published = embed_cluster_published(table, k, beta); });
+        best_seconds(repeats, [&] { published = embed_cluster_published(table, k, beta); });
     std::int64_t singletons = 0, members = 0;
     for (const auto& c : published) singletons += c.size() == 1, members += static_cast<std::int64_t>(c.size());
     std::ostringstream published_extra;
@@ -187,7 +183,7 @@ int main(int argc, char** argv) {
     Clusters clusters;
     EmbedClusterStats stats;
     const double seconds =
-        best_seconds(big_repeats, false, [&] { clusters = embed_cluster(table, options, &stats); });
+        best_seconds_cold(big_repeats, [&] { clusters = embed_cluster(table, options, &stats); });
     const double cluster_rss = peak_rss_mb();
     const at::Tensor unit = unit_rows(table);
     const double gemm = gemm_floor(unit, V, automatic_block(V), big_repeats);
@@ -196,10 +192,10 @@ int main(int argc, char** argv) {
     const at::Tensor queries = at::arange(std::min(slice, V), at::kLong);
     const double scale = static_cast<double>(V) / static_cast<double>(queries.numel());
     at::Tensor quantiles;
-    const double with_quantiles = scale * best_seconds(big_repeats, false, [&] {
+    const double with_quantiles = scale * best_seconds_cold(big_repeats, [&] {
       most_similar_rows(unit, queries, at::Tensor(), at::Tensor(), CandidateOptions{candidates, 0}, beta, &quantiles);
     });
-    const double without_quantiles = scale * best_seconds(big_repeats, false, [&] {
+    const double without_quantiles = scale * best_seconds_cold(big_repeats, [&] {
       most_similar_rows(unit, queries, at::Tensor(), at::Tensor(), CandidateOptions{candidates, 0});
     });
     std::ostringstream extra;
@@ -224,7 +220,7 @@ int main(int argc, char** argv) {
   const double unit_rss = peak_rss_mb();
   const at::Tensor queries = at::arange(slice, at::kLong);
   at::Tensor quantiles;
-  const double seconds = best_seconds(big_repeats, false, [&] {
+  const double seconds = best_seconds_cold(big_repeats, [&] {
     most_similar_rows(unit, queries, at::Tensor(), at::Tensor(), CandidateOptions{candidates, 0}, beta, &quantiles);
   });
   const double gemm = gemm_floor(unit, slice, automatic_block(V), big_repeats);

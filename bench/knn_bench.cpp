@@ -13,6 +13,7 @@
 #include <iostream>
 #include <string>
 
+#include "bench/bench_timing.h"
 #include "core/allocator_settings.h"
 #include "attacks/nearest_rows.h"
 #include "data/data_paths.h"
@@ -21,17 +22,6 @@
 using namespace embpriv;
 
 namespace {
-
-double best_seconds(int repeats, const std::function<void()>& run) {
-  run();  // warm-up
-  double best = 1e30;
-  for (int r = 0; r < repeats; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
-}
 
 void report(const std::string& name, std::int64_t q, std::int64_t v, std::int64_t d, double seconds, int threads) {
   const double gflop = 2.0 * static_cast<double>(q) * static_cast<double>(v) * static_cast<double>(d) / 1e9;

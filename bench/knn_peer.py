@@ -9,10 +9,11 @@ often the two agree on the nearest row.
 import argparse
 import json
 import struct
-import time
 
 import faiss
 import numpy as np
+
+from bench_timing import best_seconds
 
 
 def glove_table(path, rows):
@@ -27,16 +28,6 @@ def search(table, queries, k):
     index = faiss.IndexFlatIP(t.shape[1])
     index.add(t)
     return index.search(q, k)
-
-
-def best(repeats, run):
-    run()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def report(name, q, v, d, seconds, threads, **extra):
@@ -60,7 +51,7 @@ def main():
     queries = np.fromfile(f"{args.dump}/glove_queries.f32", dtype="<f4").reshape(-1, 100)
     theirs = np.fromfile(f"{args.dump}/glove_top5.i64", dtype="<i8").reshape(-1, 5)
     result = {}
-    seconds = best(args.repeats, lambda: result.update(found=search(table, queries, 5)))
+    seconds = best_seconds(args.repeats, lambda: result.update(found=search(table, queries, 5)))
     ours = result["found"][1]
     report("glove_100k_d100", len(queries), len(table), 100, seconds, args.threads,
            top1_agreement=float(np.mean(ours[:, 0] == theirs[:, 0])),
@@ -69,7 +60,7 @@ def main():
     for v, d in [(100000, 768), (32000, 4096)]:
         t = rng.standard_normal((v, d), dtype=np.float32)
         q = rng.standard_normal((args.queries, d), dtype=np.float32)
-        report(f"random_{v // 1000}k_d{d}", args.queries, v, d, best(args.repeats, lambda: search(t, q, 5)), args.threads)
+        report(f"random_{v // 1000}k_d{d}", args.queries, v, d, best_seconds(args.repeats, lambda: search(t, q, 5)), args.threads)
 
 
 if __name__ == "__main__":

@@ -7,10 +7,11 @@ difference from embpriv's probabilities of the first model.
 """
 import argparse
 import json
-import time
 
 import numpy as np
 import torch
+
+from bench_timing import best_seconds
 
 
 def fit(x, y, l2=1e-2, max_iterations=50):
@@ -53,15 +54,10 @@ def main():
                 design = torch.cat([(x_all - mean) / scale, torch.ones(args.n, 1, dtype=torch.float64)], 1)
                 result["first"] = torch.sigmoid(design @ w)
 
-    fit_all()
-    times = []
-    for _ in range(args.repeats):
-        start = time.perf_counter()
-        fit_all()
-        times.append(time.perf_counter() - start)
+    seconds = best_seconds(args.repeats, fit_all)
     print(json.dumps({"name": f"logistic_{args.n}x{args.d}", "impl": "pytorch", "n": args.n, "d": args.d,
-                      "models": len(halves), "threads": args.threads, "seconds": min(times),
-                      "models_per_s": len(halves) / min(times),
+                      "models": len(halves), "threads": args.threads, "seconds": seconds,
+                      "models_per_s": len(halves) / seconds,
                       "max_abs_probability_difference": float((result["first"] - theirs).abs().max())}), flush=True)
 
 

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "attacks/learned_inversion.h"
+#include "bench/bench_timing.h"
 #include "core/allocator_settings.h"
 #include "data/data_paths.h"
 #include "data/embedding_formats.h"
@@ -31,17 +32,6 @@
 using namespace embpriv;
 
 namespace {
-
-double best_seconds(int repeats, const std::function<void()>& run) {
-  run();  // warm-up
-  double best = 1e30;
-  for (int r = 0; r < repeats; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
-}
 
 void write(const std::string& dump, const std::string& name, const at::Tensor& t) {
   const at::Tensor c = t.contiguous();

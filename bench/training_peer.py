@@ -18,22 +18,13 @@ Prints one JSON line per case.
 import argparse
 import copy
 import json
-import time
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-
-def best_seconds(repeats, run):
-    run()  # warm-up
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
+from bench_timing import best_seconds
 
 
 def token_windows(rows, sentence, window):
@@ -41,6 +32,24 @@ def token_windows(rows, sentence, window):
     d = rows.shape[1]
     padded = F.pad(rows.reshape(-1, sentence, d), (0, 0, window, window))  # [S, sentence + 2w, d]
     return padded.unfold(1, 2 * window + 1, 1).permute(0, 1, 3, 2).reshape(-1, (2 * window + 1) * d)
+
+
+def train_epochs(parameters, learning_rate, epochs, n, batch, batch_loss, epoch_start=lambda: None):
+    """Adam on mini-batches of a fresh random order each epoch, as embpriv's trainers do
+    (models/minibatches.h); batch_loss(rows) -> the loss of those rows. The mean loss of the
+    last epoch."""
+    optimizer = torch.optim.Adam(parameters, lr=learning_rate)
+    total = 0.0
+    for _ in range(epochs):
+        epoch_start()
+        total = 0.0
+        for rows in torch.randperm(n).split(batch):
+            optimizer.zero_grad()
+            loss = batch_loss(rows)
+            loss.backward()
+            optimizer.step()
+            total += loss.item() * len(rows)
+    return total / n
 
 
 def learned_inversion(args):
@@ -56,17 +65,13 @@ def learned_inversion(args):
                               nn.Linear(hidden, 512))
         first = token_windows(clean + 0.5 * torch.randn(clean.shape), 32, window)
         mean, scale = first.mean(0), first.std(0).clamp_min(1e-6)
-        optimizer = torch.optim.Adam(model.parameters(), lr=2e-3)
-        for _ in range(args.epochs):
-            x = (token_windows(clean + 0.5 * torch.randn(clean.shape), 32, window) - mean) / scale
-            total = 0.0
-            for rows in torch.randperm(args.tokens).split(batch):
-                optimizer.zero_grad()
-                loss = F.cross_entropy(model(x[rows]), ids[rows])
-                loss.backward()
-                optimizer.step()
-                total += loss.item() * len(rows)
-            result["loss"] = total / args.tokens
+        features = {}
+
+        def fresh_noise():  # the attacker draws new noisy copies of the public text every epoch
+            features["x"] = (token_windows(clean + 0.5 * torch.randn(clean.shape), 32, window) - mean) / scale
+
+        result["loss"] = train_epochs(model.parameters(), 2e-3, args.epochs, args.tokens, batch,
+                                      lambda rows: F.cross_entropy(model(features["x"][rows]), ids[rows]), fresh_noise)
 
     seconds = best_seconds(args.repeats, train)
     print(json.dumps({"name": "learned_inversion", "impl": "pytorch", "tokens": args.tokens, "epochs": args.epochs,
@@ -115,16 +120,8 @@ def privateai_client(args):
     def train():
         client = copy.deepcopy(model)
         client.train()
-        optimizer = torch.optim.Adam([p for p in client.parameters() if p.requires_grad], lr=1e-3)
-        for _ in range(args.epochs):
-            total = 0.0
-            for rows in torch.randperm(args.units).split(32):
-                optimizer.zero_grad()
-                loss = F.binary_cross_entropy_with_logits(client(ids[rows]), targets[rows])
-                loss.backward()
-                optimizer.step()
-                total += loss.item() * len(rows)
-            result["loss"] = total / args.units
+        result["loss"] = train_epochs([p for p in client.parameters() if p.requires_grad], 1e-3, args.epochs, args.units, 32,
+                                      lambda rows: F.binary_cross_entropy_with_logits(client(ids[rows]), targets[rows]))
 
     seconds = best_seconds(args.repeats, train)
     print(json.dumps({"name": "privateai_client", "impl": "pytorch", "units": args.units, "epochs": args.epochs,
