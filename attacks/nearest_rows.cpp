@@ -4,9 +4,8 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
-#include <vector>
-
 #include <limits>
+#include <vector>
 
 #include "core/blas_threads.h"
 #include "core/running_top_k.h"
@@ -32,7 +31,6 @@ void check_table_rows_finite(const at::Tensor& table, const at::Tensor& excluded
                                                                             << " (" << bad.size(0)
                                                                             << " such rows in all)");
 }
-
 
 // The CPU search: for each block of queries, one pass over the table in chunks, each chunk's
 // scores [block, chunk] from one GEMM and merged into the block's running top-k

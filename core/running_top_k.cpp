@@ -19,13 +19,21 @@ RunningTopK::RunningTopK(std::int64_t rows, std::int64_t k)
 
 namespace {
 
+// x86-64: one copy of the scan per instruction set, the best the CPU has chosen when the program
+// loads; elsewhere the compiler's default target.
+#if defined(__x86_64__) && !defined(__clang__)
+#define EMBPRIV_SCAN_TARGETS __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define EMBPRIV_SCAN_TARGETS
+#endif
+
 // One row's chunk offered to its list: values[j] - subtract[j] (subtract may be null) for
 // columns first + j. Almost every score is below the row's k-th best, so the scan compares
 // blocks of 16 scores with it at once (the compiler vectorises the block's loop for each target
 // of target_clones, chosen when the program loads) and walks a block score by score only when
 // one of them is above. An excluded column arrives with subtract = +inf: its score is -inf or
 // NaN, never kept.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void offer_row(
+EMBPRIV_SCAN_TARGETS void offer_row(
     float* best, std::int64_t* column, std::int64_t k, const float* values, const float* subtract, std::int64_t n,
     std::int64_t first) {
   constexpr std::int64_t kBlock = 16;
