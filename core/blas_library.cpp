@@ -19,18 +19,11 @@ using SgemmFn = void (*)(const char* transa, const char* transb, const int* m, c
                          const int* k, const float* alpha, const float* a, const int* lda,
                          const float* b, const int* ldb, const float* beta, float* c, const int* ldc);
 
-void* bound_symbol(const char* name) { return dlsym(RTLD_DEFAULT, name); }
-
 std::string file_of(void* symbol) {
   Dl_info where{};
   if (symbol == nullptr || dladdr(symbol, &where) == 0 || where.dli_fname == nullptr) return "";
   char resolved[PATH_MAX];
   return realpath(where.dli_fname, resolved) != nullptr ? std::string(resolved) : where.dli_fname;
-}
-
-template <class Fn>
-Fn bound_function(const char* name) {
-  return reinterpret_cast<Fn>(bound_symbol(name));
 }
 
 // Numbers in [-1, 1) from a fixed 64-bit LCG (Knuth's MMIX constants): the check needs
@@ -46,6 +39,8 @@ std::vector<float> seeded_values(std::size_t count, std::uint64_t seed) {
 }
 
 }  // namespace
+
+void* bound_symbol(const char* name) { return dlsym(RTLD_DEFAULT, name); }
 
 std::string BlasLibrary::describe() const {
   std::string text = config.empty() ? vendor : config;

@@ -22,6 +22,14 @@ struct BlasLibrary {
 // The BLAS of this process, asked afresh (the kernel cannot change, the threads can).
 BlasLibrary bound_blas();
 
+// A symbol of the process as the dynamic linker bound it (dlsym(RTLD_DEFAULT)), or nullptr:
+// how embpriv reaches the BLAS library's own functions (openblas_get_corename, ...).
+void* bound_symbol(const char* name);
+template <class Fn>
+Fn bound_function(const char* name) {
+  return reinterpret_cast<Fn>(bound_symbol(name));
+}
+
 // C = A B through the process's sgemm_ on seeded data of shape (m x k)(k x n), against a
 // double-precision product: the largest |C - C_ref| / (sum_l |a_il| |b_lj|), which float
 // rounding keeps below ~k * 2^-24. Throws embpriv::Error when no sgemm_ is bound.

@@ -1,18 +1,8 @@
 #include "core/blas_threads.h"
 
-#include <dlfcn.h>
-
 #include "core/blas_library.h"
 
 namespace embpriv {
-namespace {
-
-template <class Fn>
-Fn bound_function(const char* name) {
-  return reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, name));
-}
-
-}  // namespace
 
 SingleThreadedBlas::SingleThreadedBlas() {
   const auto get = bound_function<int (*)()>("openblas_get_num_threads");
