@@ -55,24 +55,45 @@ std::int64_t count_above(const std::vector<double>& sorted, double t) {
   return static_cast<std::int64_t>(sorted.end() - std::upper_bound(sorted.begin(), sorted.end(), t));
 }
 
-// The four one-sided bounds of a test O: O favours x0 or x1, or its complement does.
-struct Sided {
-  double bound = kMinusInfinity;
-  int side = 0;  // 0: P0(O)/P1(O), 1: P1(O)/P0(O), 2: P0(!O)/P1(!O), 3: P1(!O)/P0(!O)
-};
-double side_bound(int side, std::int64_t a, std::int64_t b, std::int64_t n, double confidence, double delta) {
-  switch (side) {
-    case 0: return audit_log_ratio_bound(a, n, b, n, confidence, delta);
-    case 1: return audit_log_ratio_bound(b, n, a, n, confidence, delta);
-    case 2: return audit_log_ratio_bound(n - a, n, n - b, n, confidence, delta);
-    default: return audit_log_ratio_bound(n - b, n, n - a, n, confidence, delta);
-  }
-}
-double side_estimate(int side, std::int64_t a, std::int64_t b, std::int64_t n, double delta) {
+// The raw-frequency version of side_log_ratio_bound (may be +inf).
+double side_estimate(TestSide side, std::int64_t a, std::int64_t b, std::int64_t n, double delta) {
   const double p0 = static_cast<double>(a) / static_cast<double>(n), p1 = static_cast<double>(b) / static_cast<double>(n);
-  const double num[] = {p0, p1, 1 - p0, 1 - p1}, den[] = {p1, p0, 1 - p1, 1 - p0};
-  if (num[side] - delta <= 0) return kMinusInfinity;
-  return den[side] <= 0 ? std::numeric_limits<double>::infinity() : std::log((num[side] - delta) / den[side]);
+  double num = 0, den = 0;
+  switch (side) {
+    case TestSide::event_favours_x0: num = p0, den = p1; break;
+    case TestSide::event_favours_x1: num = p1, den = p0; break;
+    case TestSide::complement_favours_x0: num = 1 - p0, den = 1 - p1; break;
+    case TestSide::complement_favours_x1: num = 1 - p1, den = 1 - p0; break;
+  }
+  if (num - delta <= 0) return kMinusInfinity;
+  return den <= 0 ? std::numeric_limits<double>::infinity() : std::log((num - delta) / den);
+}
+
+// The bounds of one audit that are sound for its mechanism, each at confidence 1 - (1 - c) / k,
+// on the tests the audit already chose (attacks/audit.h, BestBound).
+BestBound best_sound_bound(const AuditResult& r, const std::vector<TradeoffPoint>& measured,
+                           const AuditOptions& options) {
+  const bool gdp_sound = options.gaussian_noise && options.delta > 0;
+  BestBound best;
+  best.bounds = gdp_sound ? 3 : 2;
+  const double each = 1 - (1 - options.confidence) / best.bounds;
+  best.eps_lower_bound = std::max(0.0, side_log_ratio_bound(r.side, r.hits_x0, r.hits_x1, r.trials, each, options.delta));
+  best.name = "eps_lower_bound";
+  const double all = eps_lower_bound_over_thresholds(measured, r.trials, each, options.delta);
+  if (all > best.eps_lower_bound) {
+    best.eps_lower_bound = all;
+    best.name = "eps_lower_bound_all_thresholds";
+  }
+  if (gdp_sound) {
+    // Gaussian noise: mu_low <= mu of the pair, and eps(mu) at delta grows with mu (DRS 2022,
+    // Cor. 2.13), so eps(mu_low) <= the pair's true eps at the claim's delta.
+    const double gdp = gdp_epsilon(gdp_mu_lower_bound(r.gdp, r.trials, each), options.delta);
+    if (gdp > best.eps_lower_bound) {
+      best.eps_lower_bound = gdp;
+      best.name = "gdp_eps_low";
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -89,6 +110,27 @@ double audit_log_ratio_bound(std::int64_t hits_num, std::int64_t n_num, std::int
   const double denominator = clopper_pearson(hits_den, n_den, confidence).hi;
   if (numerator <= 0) return kMinusInfinity;
   return std::log(numerator / denominator);
+}
+
+const char* test_side_name(TestSide side) {
+  switch (side) {
+    case TestSide::event_favours_x0: return "event_favours_x0";
+    case TestSide::event_favours_x1: return "event_favours_x1";
+    case TestSide::complement_favours_x0: return "complement_favours_x0";
+    case TestSide::complement_favours_x1: return "complement_favours_x1";
+  }
+  return "";
+}
+
+double side_log_ratio_bound(TestSide side, std::int64_t a, std::int64_t b, std::int64_t n, double confidence,
+                            double delta) {
+  switch (side) {
+    case TestSide::event_favours_x0: return audit_log_ratio_bound(a, n, b, n, confidence, delta);
+    case TestSide::event_favours_x1: return audit_log_ratio_bound(b, n, a, n, confidence, delta);
+    case TestSide::complement_favours_x0: return audit_log_ratio_bound(n - a, n, n - b, n, confidence, delta);
+    case TestSide::complement_favours_x1: return audit_log_ratio_bound(n - b, n, n - a, n, confidence, delta);
+  }
+  return kMinusInfinity;
 }
 
 AuditResult audit_pair(const OutputSampler& sample, const at::Tensor& x0, const at::Tensor& x1,
@@ -112,7 +154,8 @@ AuditResult audit_pair(const OutputSampler& sample, const at::Tensor& x0, const 
   stats.median0 = median(to_vector(at::matmul(yu0, unit(stats.x0))));
   stats.median1 = median(to_vector(at::matmul(yu1, unit(stats.x1))));
   double best = kMinusInfinity;
-  int best_statistic = 0, best_side = 0;
+  int best_statistic = 0;
+  TestSide best_side = TestSide::event_favours_x0;
   double best_threshold = 0;
   for (int s = 0; s < Statistics::kCount; ++s) {
     std::vector<double> v0 = stats.of(s, select0), v1 = stats.of(s, select1);
@@ -127,8 +170,8 @@ AuditResult audit_pair(const OutputSampler& sample, const at::Tensor& x0, const 
                                                  static_cast<double>(pooled.size() - 1));
       const double t = pooled[rank];
       const std::int64_t a = count_above(v0, t), b = count_above(v1, t);
-      for (int side = 0; side < 4; ++side) {
-        const double bound = side_bound(side, a, b, n, options.confidence, options.delta);
+      for (const TestSide side : kTestSides) {
+        const double bound = side_log_ratio_bound(side, a, b, n, options.confidence, options.delta);
         if (bound > best) {
           best = bound;
           best_statistic = s;
@@ -144,11 +187,12 @@ AuditResult audit_pair(const OutputSampler& sample, const at::Tensor& x0, const 
   const std::vector<double> m1 = stats.of(best_statistic, sample(1, n, derive_seed(seed, 1, "audit.measure")));
   AuditResult r;
   r.test = Statistics::name(best_statistic);
+  r.side = best_side;
   r.threshold = best_threshold;
   r.trials = n;
   r.hits_x0 = std::count_if(m0.begin(), m0.end(), [&](double v) { return v > best_threshold; });
   r.hits_x1 = std::count_if(m1.begin(), m1.end(), [&](double v) { return v > best_threshold; });
-  r.eps_lower_bound = std::max(0.0, side_bound(best_side, r.hits_x0, r.hits_x1, n, options.confidence, options.delta));
+  r.eps_lower_bound = std::max(0.0, side_log_ratio_bound(best_side, r.hits_x0, r.hits_x1, n, options.confidence, options.delta));
   r.eps_estimate = std::max(0.0, side_estimate(best_side, r.hits_x0, r.hits_x1, n, options.delta));
 
   // Every threshold of the chosen statistic (attacks/audit_tradeoff.h).
@@ -162,6 +206,7 @@ AuditResult audit_pair(const OutputSampler& sample, const at::Tensor& x0, const 
   const std::vector<TradeoffPoint> selected =
       tradeoff_points(stats.of(best_statistic, select0), stats.of(best_statistic, select1), options.thresholds);
   r.gdp = gdp_estimate(selected, m0, m1, n, options.confidence, options.delta);
+  r.best = best_sound_bound(r, measured, options);
   return r;
 }
 

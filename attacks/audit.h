@@ -10,6 +10,7 @@
 // The attack never sees a mechanism: it asks a sampler for outputs (GUIDE.md, sec. 2).
 #include <ATen/core/Tensor.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -27,18 +28,53 @@ struct AuditOptions {
   double confidence = 0.95;      // of the lower bound (both intervals together)
   double delta = 0;              // of the claim being audited ((eps, delta)-DP)
   std::int64_t thresholds = 256; // candidate thresholds per statistic
+  // The outputs are the input plus Gaussian noise (of any scale, known or not): every test then
+  // sees the trade-off of one Gaussian shift (Dong, Roth & Su 2022, Thm 2.7), so the Gaussian-DP
+  // lower end is a lower bound on the pair's eps, not only an estimate (attacks/audit_tradeoff.h).
+  bool gaussian_noise = false;
+};
+
+// Which ratio of a test O = {statistic > threshold} a bound reads: O or its complement, made
+// likelier by x0 or by x1. Each is ln(P[E | x_i] / P[E | x_j]) for E = O or not O.
+enum class TestSide {
+  event_favours_x0,       // ln(P[O | x0] / P[O | x1])
+  event_favours_x1,       // ln(P[O | x1] / P[O | x0])
+  complement_favours_x0,  // ln(P[not O | x0] / P[not O | x1])
+  complement_favours_x1,  // ln(P[not O | x1] / P[not O | x0])
+};
+constexpr std::array<TestSide, 4> kTestSides = {TestSide::event_favours_x0, TestSide::event_favours_x1,
+                                                TestSide::complement_favours_x0, TestSide::complement_favours_x1};
+const char* test_side_name(TestSide side);
+
+// The lower bound of one side from the counts of O: hits_x0 and hits_x1 of n trials under each
+// input (audit_log_ratio_bound on the side's numerator and denominator).
+double side_log_ratio_bound(TestSide side, std::int64_t hits_x0, std::int64_t hits_x1, std::int64_t n,
+                            double confidence, double delta);
+
+// The largest of the sound lower bounds of one audit, and which one it is. The bounds that hold
+// whatever the mechanism are the selected test's ("eps_lower_bound") and the one over every
+// threshold ("eps_lower_bound_all_thresholds"); the Gaussian-DP lower end ("gdp_eps_low") is a
+// bound too when AuditOptions::gaussian_noise says so and the claim has delta > 0. With k such
+// bounds each is recomputed at confidence 1 - (1 - c) / k on the same tests, so that all hold
+// together, and their maximum with them, with probability >= c (union bound).
+struct BestBound {
+  double eps_lower_bound = 0;  // >= 0
+  std::string name;            // the column whose test gives it (ties: the first in the order above)
+  int bounds = 0;              // k
 };
 
 struct AuditResult {
   double eps_lower_bound = 0;    // >= 0; from the measurement half only, the selected test
   double eps_estimate = 0;       // the same ratio from the raw frequencies (may be +inf)
   std::string test;              // the chosen statistic, e.g. "projection"
+  TestSide side = TestSide::event_favours_x0;  // the chosen ratio of that statistic's test
   double threshold = 0;
   std::int64_t hits_x0 = 0, hits_x1 = 0, trials = 0;  // O = {statistic > threshold}, second half
   // The chosen statistic's every threshold on the measurement half (attacks/audit_tradeoff.h):
   double eps_lower_bound_all_thresholds = 0;  // Bonferroni over the thresholds and sides
   GdpEstimate gdp;                            // mu-GDP at a threshold chosen on the selection half
   std::vector<double> tradeoff_alpha, tradeoff_beta;  // P[O | x1], P[not O | x0] per threshold
+  BestBound best;  // what a verdict on the claim reads (above: the claim is false, at confidence c)
 };
 
 // Statistics: the projection onto x0 - x1, the cosine to x0, cos(y, x0) - cos(y, x1), and the

@@ -76,10 +76,9 @@ double eps_lower_bound_over_thresholds(const std::vector<TradeoffPoint>& points,
   const double each = 1 - (1 - confidence) / (4 * static_cast<double>(points.size()));
   double best = 0;
   for (const TradeoffPoint& p : points) {
-    const std::int64_t a = p.above_x0, b = p.above_x1;
-    best = std::max({best, audit_log_ratio_bound(a, n, b, n, each, delta), audit_log_ratio_bound(b, n, a, n, each, delta),
-                     audit_log_ratio_bound(n - a, n, n - b, n, each, delta),
-                     audit_log_ratio_bound(n - b, n, n - a, n, each, delta)});
+    for (const TestSide side : kTestSides) {
+      best = std::max(best, side_log_ratio_bound(side, p.above_x0, p.above_x1, n, each, delta));
+    }
   }
   return best;
 }
@@ -119,9 +118,17 @@ GdpEstimate gdp_estimate(const std::vector<TradeoffPoint>& selection, const std:
   g.mu = mu_of(static_cast<double>(a) / static_cast<double>(n), static_cast<double>(b) / static_cast<double>(n), sign);
   g.mu_low = std::max(0.0, mu_low_of(e, sign));
   g.mu_high = std::max(0.0, mu_high_of(e, sign));
+  g.sign = sign;
+  g.above_x0 = a;
+  g.above_x1 = b;
   g.eps = gdp_epsilon(g.mu, delta);
-  g.eps_low = gdp_epsilon(g.mu_low, delta);
+  g.eps_low = delta > 0 ? gdp_epsilon(g.mu_low, delta) : std::numeric_limits<double>::quiet_NaN();
   return g;
+}
+
+double gdp_mu_lower_bound(const GdpEstimate& g, std::int64_t n, double confidence) {
+  EMBPRIV_CHECK(confidence > 0 && confidence < 1, "audit: confidence must be in (0, 1)");
+  return std::max(0.0, mu_low_of(ends(g.above_x0, g.above_x1, n, confidence), g.sign));
 }
 
 }  // namespace embpriv

@@ -33,8 +33,13 @@ double eps_lower_bound_over_thresholds(const std::vector<TradeoffPoint>& points,
 
 struct GdpEstimate {
   double mu = 0, mu_low = 0, mu_high = 0;  // the point estimate and its interval at confidence c
-  double eps = 0, eps_low = 0;             // (eps, delta) of mu-GDP at the audit's delta, from mu and mu_low
+  // (eps, delta) of mu-GDP at the audit's delta, from mu and mu_low. eps_low is a lower bound and
+  // NaN where none applies: at delta = 0 every mu > 0 gives eps = +inf (gdp_epsilon), which
+  // bounds nothing.
+  double eps = 0, eps_low = 0;
   double threshold = 0;
+  int sign = 1;                             // +1: O = {score > threshold} favours x0; -1: x1
+  std::int64_t above_x0 = 0, above_x1 = 0;  // the measurement half's counts at the threshold
 };
 
 // mu at the point that maximises the lower end of mu on `selection` (scores of the selection
@@ -42,6 +47,9 @@ struct GdpEstimate {
 // with (1 - c) / 4. Signed so that mu >= 0 favours whichever input the selection found.
 GdpEstimate gdp_estimate(const std::vector<TradeoffPoint>& selection, const std::vector<double>& scores_x0,
                          const std::vector<double>& scores_x1, std::int64_t n, double confidence, double delta);
+
+// mu_low of the same test (threshold and side) at another confidence, from its stored counts.
+double gdp_mu_lower_bound(const GdpEstimate& g, std::int64_t n, double confidence);
 
 // The eps of mu-GDP at delta (DRS 2022, Cor. 2.13): 0 for mu <= 0, +inf for delta = 0 or mu = inf.
 double gdp_epsilon(double mu, double delta);

@@ -6,10 +6,13 @@
 // here are fixed, so the outcome is too).
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "attacks/audit.h"
 #include "core/rng.h"
+#include "mechanisms/gaussian_calibration.h"
 #include "tests/catch.h"
 
 namespace {
@@ -98,4 +101,75 @@ TEST_CASE("audit bound and bad input", "[attacks][audit]") {
   CHECK_THROWS_WITH(embpriv::audit_pair(sampler, x, -x, options, 1), Catch::Contains("trials must be >= 10"));
   options.trials = 100;
   CHECK_THROWS_WITH(embpriv::audit_pair(sampler, x, x, options, 1), Catch::Contains("two different vectors"));
+}
+
+TEST_CASE("audit: the four sides of a test are named, and the chosen one gives the bound", "[attacks][audit]") {
+  // 500 of 1000 under x0 against 100 of 1000 under x1: each side is the ratio it names.
+  using embpriv::TestSide;
+  const auto bound = [](TestSide side) { return embpriv::side_log_ratio_bound(side, 500, 100, 1000, 0.95, 0); };
+  CHECK(bound(TestSide::event_favours_x0) == embpriv::audit_log_ratio_bound(500, 1000, 100, 1000, 0.95, 0));
+  CHECK(bound(TestSide::event_favours_x1) == embpriv::audit_log_ratio_bound(100, 1000, 500, 1000, 0.95, 0));
+  CHECK(bound(TestSide::complement_favours_x0) == embpriv::audit_log_ratio_bound(500, 1000, 900, 1000, 0.95, 0));
+  CHECK(bound(TestSide::complement_favours_x1) == embpriv::audit_log_ratio_bound(900, 1000, 500, 1000, 0.95, 0));
+  CHECK(std::string(embpriv::test_side_name(TestSide::complement_favours_x1)) == "complement_favours_x1");
+  // Laplace noise with x0 = +e1: the projection test fires more under x0.
+  const at::Tensor x0 = at::tensor({1.0, 0.0, 0.0}), x1 = at::tensor({-1.0, 0.0, 0.0});
+  embpriv::AuditOptions options;
+  options.trials = 20000;
+  const embpriv::AuditResult r = embpriv::audit_pair(laplace_sampler(x0, x1, 2.0), x0, x1, options, 3);
+  INFO(embpriv::test_side_name(r.side));
+  CHECK((r.side == TestSide::event_favours_x0 || r.side == TestSide::complement_favours_x1));
+  CHECK(r.eps_lower_bound ==
+        std::max(0.0, embpriv::side_log_ratio_bound(r.side, r.hits_x0, r.hits_x1, r.trials, 0.95, 0)));
+}
+
+namespace {
+
+// y = x + N(0, sigma^2) in every coordinate, d = 3.
+embpriv::OutputSampler gaussian_sampler(const at::Tensor& x0, const at::Tensor& x1, double sigma) {
+  return [=](int which, std::int64_t trials, std::uint64_t seed) {
+    const at::Tensor x = which == 0 ? x0 : x1;
+    at::Tensor y = x.to(at::kDouble).unsqueeze(0).repeat({trials, 1}).contiguous();
+    double* p = y.data_ptr<double>();
+    embpriv::Rng rng(seed, 0);
+    for (std::int64_t i = 0; i < y.numel(); ++i) p[i] += sigma * rng.normal();
+    return y;
+  };
+}
+
+}  // namespace
+
+TEST_CASE("audit: the verdict reads the largest sound bound, and names it", "[attacks][audit]") {
+  // The Gaussian mechanism claimed at (8, 1e-5) for x0 = e1, x1 = -e1 (L2 distance 2) but run
+  // with half its sigma: the pair's true eps is about 17. At 20,000 trials no Clopper-Pearson
+  // bound can exceed ln(20000 / 3.69) = 8.6, so only the Gaussian-DP lower end convicts it.
+  const at::Tensor x0 = at::tensor({1.0, 0.0, 0.0}), x1 = at::tensor({-1.0, 0.0, 0.0});
+  const double claimed = 8, delta = 1e-5;
+  const double sigma = embpriv::analytic_gaussian_sigma(claimed, delta, 2.0) / 2;
+  embpriv::AuditOptions options;
+  options.trials = 20000;
+  options.delta = delta;
+  options.gaussian_noise = true;
+  const embpriv::AuditResult r = embpriv::audit_pair(gaussian_sampler(x0, x1, sigma), x0, x1, options, 7);
+  INFO("selected " << r.eps_lower_bound << ", all thresholds " << r.eps_lower_bound_all_thresholds << ", gdp "
+                   << r.gdp.eps_low << ", best " << r.best.eps_lower_bound << " (" << r.best.name << ")");
+  CHECK(r.eps_lower_bound < claimed);
+  CHECK(r.eps_lower_bound_all_thresholds < claimed);
+  CHECK(r.best.name == "gdp_eps_low");
+  CHECK(r.best.bounds == 3);
+  CHECK(r.best.eps_lower_bound > claimed);
+  // Each of the 3 bounds at confidence 1 - 0.05 / 3: below the one at 0.95, and below the truth.
+  CHECK(r.best.eps_lower_bound < r.gdp.eps_low);
+  CHECK(r.best.eps_lower_bound <= embpriv::gdp_epsilon(2 / sigma, delta));
+  // Without the promise of Gaussian noise the Gaussian-DP end is no bound: 2 bounds, none above.
+  options.gaussian_noise = false;
+  const embpriv::AuditResult unknown = embpriv::audit_pair(gaussian_sampler(x0, x1, sigma), x0, x1, options, 7);
+  CHECK(unknown.best.bounds == 2);
+  CHECK(unknown.best.name != "gdp_eps_low");
+  CHECK(unknown.best.eps_lower_bound < claimed);
+  CHECK(unknown.best.eps_lower_bound <= std::max(unknown.eps_lower_bound, unknown.eps_lower_bound_all_thresholds));
+  // At delta = 0 no Gaussian-DP bound applies, even with Gaussian noise.
+  options.gaussian_noise = true;
+  options.delta = 0;
+  CHECK(embpriv::audit_pair(gaussian_sampler(x0, x1, sigma), x0, x1, options, 7).best.bounds == 2);
 }

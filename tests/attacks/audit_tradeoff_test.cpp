@@ -73,3 +73,21 @@ TEST_CASE("tight audit of a Laplace shift: the bound over all thresholds, Bonfer
   CHECK(eps_lower_bound_over_thresholds(two, n, 0.95, 0) < eps_lower_bound_over_thresholds(one, n, 0.95, 0));
   CHECK_THROWS_WITH(tradeoff_points({1.0}, {2.0}, 1), Catch::Contains("at least 2 thresholds"));
 }
+
+TEST_CASE("tight audit: the Gaussian-DP lower end is NaN at delta = 0, where no bound applies", "[attacks][audit]") {
+  // At delta = 0 mu-GDP gives eps = +inf for every mu > 0: a lower-bound column must not hold
+  // +inf (a bound above every claim) there, but NaN. The point estimate keeps the true +inf.
+  const std::int64_t n = 20000;
+  const std::vector<double> s0 = shifted(n, 1.0, false, 31), s1 = shifted(n, 0, false, 32);
+  const auto selection = tradeoff_points(shifted(n, 1.0, false, 33), shifted(n, 0, false, 34), 256);
+  const GdpEstimate pure = gdp_estimate(selection, s0, s1, n, 0.95, 0);
+  CHECK(pure.mu_low > 0.9);
+  CHECK(std::isnan(pure.eps_low));
+  CHECK(std::isinf(pure.eps));
+  const GdpEstimate approx = gdp_estimate(selection, s0, s1, n, 0.95, 1e-5);
+  CHECK(std::isfinite(approx.eps_low));
+  // The same test at another confidence: equal at c, lower at a stricter one.
+  CHECK(gdp_mu_lower_bound(approx, n, 0.95) == approx.mu_low);
+  CHECK(gdp_mu_lower_bound(approx, n, 0.99) < approx.mu_low);
+  CHECK(gdp_mu_lower_bound(approx, n, 0.99) > approx.mu_low - 0.05);
+}

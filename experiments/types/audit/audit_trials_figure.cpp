@@ -21,7 +21,7 @@ const std::vector<std::pair<std::string, std::string>>& bound_columns() {
   return columns;
 }
 
-// Mean of the finite values per x, in increasing x.
+// Mean of the finite values per x, in increasing x (NaN: a bound that does not apply to the row).
 struct MeanByX {
   std::map<double, std::pair<double, int>> sums;
   void add(double x, double y) {
@@ -77,8 +77,8 @@ std::vector<std::string> plot_audit_bounds_versus_trials(const ResultsTable& tab
     PlotSpec spec{title.str(), "trials per input and half", "eps lower bound", true, {}};
     for (std::size_t b = 0; b < bound_columns().size(); ++b) {
       PlotSeries s = panel.bounds[b].series(bound_columns()[b].second, static_cast<int>(b + 1), false);
-      // A bound finite at fewer than two trial counts draws no line (gdp_eps_low of a claim
-      // with delta = 0 is finite only where its mu interval reaches 0).
+      // A bound finite at fewer than two trial counts draws no line: gdp_eps_low is NaN for a
+      // claim with delta = 0 (no Gaussian-DP bound applies), and MeanByX skips NaN.
       if (s.x.size() >= 2) spec.series.push_back(std::move(s));
     }
     spec.series.push_back(panel.claim.series("claimed eps", 8, true));

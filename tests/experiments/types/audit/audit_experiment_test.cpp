@@ -2,6 +2,9 @@
 // claimed eps, Algorithm 1 (vmf_tangent) lands far above the vMF paper's claim and its bound
 // grows with the trials, and the broken (half-noise) gaussian and laplace land above the claim.
 // Fixed seeds; the bounds hold with confidence 0.95 each.
+#include <algorithm>
+#include <cmath>
+
 #include "tests/catch.h"
 
 #include "mechanisms/gaussian_calibration.h"
@@ -66,4 +69,41 @@ sweep:
   CHECK(number_at_row(t, "eps_lower_bound", 0) > 2.0);
   CHECK(number_at_row(t, "eps_lower_bound", 1) > number_at_row(t, "eps_lower_bound", 0) + 3);
   CHECK(number_at_row(t, "above_claim", 1) == 1.0);
+}
+
+TEST_CASE("audit: above_claim reads the largest sound bound and names it; NaN where a bound does not apply",
+          "[engine][audit][attacks]") {
+  // The half-noise Gaussian at 20,000 trials (d = 16): its Clopper-Pearson bounds cannot pass
+  // ln(20000 / 3.69) = 8.6, so at claims 4 and 8 only the Gaussian-DP lower end, sound for
+  // Gaussian noise, convicts it. Laplace (delta = 0) has no Gaussian-DP bound: NaN, not +inf.
+  ExperimentRun run("embpriv_audit_verdict_test");
+  const ResultsTable t = run(R"(type: audit
+audit: {trials: 20000}
+sweep:
+  mechanism:
+    - {name: gaussian, delta: 1.0e-5, clip_norm: 1}
+    - {name: laplace, clip_norm: 1}
+  mechanism.epsilon: [4, 8]
+  audit.break: [none, halve_noise]
+)");
+  REQUIRE(t.rows() == 8);
+  for (std::size_t row = 0; row < t.rows(); ++row) {
+    const std::string name = text_at_row(t, "mechanism_name", row), broken = text_at_row(t, "broken", row);
+    const std::string by = text_at_row(t, "above_claim_by", row);
+    const double claimed = number_at_row(t, "claimed_epsilon", row), best = number_at_row(t, "eps_lower_bound_best", row);
+    INFO(name << " eps " << claimed << " break=" << broken << ": best " << best << " by " << by);
+    CHECK(number_at_row(t, "above_claim", row) == (best > claimed ? 1.0 : 0.0));
+    if (name == "laplace") {
+      CHECK(std::isnan(number_at_row(t, "gdp_eps_low", row)));
+      CHECK(by != "gdp_eps_low");
+      CHECK(best <= std::max(number_at_row(t, "eps_lower_bound", row),
+                             number_at_row(t, "eps_lower_bound_all_thresholds", row)));
+    } else if (broken == "none") {
+      CHECK(number_at_row(t, "above_claim", row) == 0.0);
+    } else {
+      CHECK(number_at_row(t, "eps_lower_bound", row) < claimed);
+      CHECK(number_at_row(t, "above_claim", row) == 1.0);
+      CHECK(by == "gdp_eps_low");
+    }
+  }
 }
