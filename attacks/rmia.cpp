@@ -19,7 +19,7 @@ at::Tensor offline_marginal(const at::Tensor& mean_out, double a) { return ((1 +
 
 }  // namespace
 
-at::Tensor rmia_dominance(const at::Tensor& ratio_x, const at::Tensor& ratio_z, double gamma) {
+at::Tensor rmia_dominance(const at::Tensor& ratio_x, const at::Tensor& ratio_z, double gamma, bool break_ties) {
   const at::Tensor x = ratio_x.to(at::kDouble).reshape({-1}).contiguous();
   const at::Tensor z = ratio_z.to(at::kDouble).reshape({-1}).contiguous();
   EMBPRIV_CHECK(z.numel() >= 1, "rmia: the population is empty");
@@ -32,7 +32,13 @@ at::Tensor rmia_dominance(const at::Tensor& ratio_x, const at::Tensor& ratio_z, 
     // Score_MIA, pair by pair: LR(x, z) = ratio_x / ratio_z, compared with gamma as written.
     std::int64_t dominated = 0;
     for (std::int64_t j = 0; j < P; ++j) dominated += xp[i] / zp[j] >= gamma ? 1 : 0;
-    sp[i] = static_cast<double>(dominated) / static_cast<double>(P);
+    if (!break_ties) {
+      sp[i] = static_cast<double>(dominated) / static_cast<double>(P);
+    } else {
+      // The count is non-decreasing in ratio_x, and so is ratio_x / (1 + ratio_x) in [0, 1):
+      // candidates of one count are ordered by ratio_x, and no candidate passes the next count.
+      sp[i] = (static_cast<double>(dominated) + xp[i] / (1 + xp[i])) / static_cast<double>(P);
+    }
   }
   return score;
 }
@@ -70,9 +76,9 @@ RmiaScores rmia_scores(const at::Tensor& target_probability, const at::Tensor& r
   const double a = parameters.offline_a;
 
   RmiaScores r;
-  r.online = rmia_dominance(px / online_x, pz / online_z, parameters.gamma);
+  r.online = rmia_dominance(px / online_x, pz / online_z, parameters.gamma, parameters.break_ties);
   r.offline = rmia_dominance(px / offline_marginal(mean_out_x, a), pz / offline_marginal(online_z, a),
-                             parameters.gamma);
+                             parameters.gamma, parameters.break_ties);
   return r;
 }
 

@@ -21,10 +21,19 @@ struct RmiaParameters {
   // The paper's a (offline linear approximation), in [0, 1]; 0.3 is the ML Privacy Meter's default
   // (modules/mia/attacks/rmia.py). a = 1 means Pr(x) = Pr_OUT(x).
   double offline_a = 0.3;
+  // Score_MIA takes only P + 1 values (P population samples), so candidates tie, most at the top
+  // (every z dominated) where the low-FPR end of the ROC is read. For one target and one shared
+  // population the count #{z : ratio_x / ratio_z >= gamma} is a non-decreasing step function of
+  // ratio_x = Pr(x|theta) / Pr(x) (ratio_z does not depend on x), so ties are broken by ratio_x
+  // itself: score = (count + ratio_x / (1 + ratio_x)) / P. The added term lies in [0, 1), so no
+  // candidate crosses into another count; the order is then that of ratio_x, the order Score_MIA
+  // tends to as P grows (where the population's ratios are dense). false: the plain fraction.
+  bool break_ties = true;
 };
 
 struct RmiaScores {
-  at::Tensor online, offline;  // [N] double, in [0, 1]: the fraction of z that x dominates
+  // [N] double, in [0, 1]: the fraction of z that x dominates (+ the tie-break, < 1 / P).
+  at::Tensor online, offline;
 };
 
 // target_probability [N]: Pr(x|theta) of the candidates; reference_probability [S, N] and
@@ -38,7 +47,8 @@ RmiaScores rmia_scores(const at::Tensor& target_probability, const at::Tensor& r
                        const at::Tensor& population_reference, const RmiaParameters& parameters);
 
 // Score_MIA alone: for each x, the fraction of z with ratio_x / ratio_z >= gamma. ratio_x [N] and
-// ratio_z [P] are Pr(.|theta) / Pr(.), positive.
-at::Tensor rmia_dominance(const at::Tensor& ratio_x, const at::Tensor& ratio_z, double gamma);
+// ratio_z [P] are Pr(.|theta) / Pr(.), positive. break_ties: add ratio_x / (1 + ratio_x) to the
+// count before dividing by P (RmiaParameters::break_ties).
+at::Tensor rmia_dominance(const at::Tensor& ratio_x, const at::Tensor& ratio_z, double gamma, bool break_ties = false);
 
 }  // namespace embpriv
