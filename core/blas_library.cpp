@@ -1,5 +1,7 @@
 #include "core/blas_library.h"
 
+#include <ATen/Context.h>
+#include <ATen/Version.h>
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -7,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <sstream>
 #include <vector>
 
 #include "core/error.h"
@@ -49,8 +52,29 @@ std::string BlasLibrary::describe() const {
   return text;
 }
 
+// "Intel(R) oneAPI Math Kernel Library Version 2024.2-Product Build ..." from at::show_config().
+static std::string mkl_description() {
+  std::istringstream config(at::show_config());
+  for (std::string line; std::getline(config, line);) {
+    if (line.find("Math Kernel Library") == std::string::npos) continue;
+    const std::size_t start = line.find_first_not_of(" -");
+    return line.substr(start == std::string::npos ? 0 : start);
+  }
+  return "MKL";
+}
+
 BlasLibrary bound_blas() {
   BlasLibrary blas;
+  // PyTorch's own builds (pip wheels, conda) link MKL into libtorch_cpu.so with its symbols
+  // hidden: LibTorch's matrix products run on it whatever sgemm_ the process exports (numpy's
+  // OpenBLAS, say), so that is the BLAS to name, and OpenBLAS's kernel choice
+  // (core/blas_kernel.h) is left alone. Debian's LibTorch has no MKL and calls libblas.so.3.
+  if (at::hasMKL()) {
+    blas.vendor = "MKL";
+    blas.config = mkl_description() + " (inside LibTorch)";
+    blas.path = file_of(reinterpret_cast<void*>(&at::show_config));
+    return blas;
+  }
   blas.path = file_of(bound_symbol("sgemm_"));
   if (auto corename = bound_function<char* (*)()>("openblas_get_corename")) {
     blas.vendor = "OpenBLAS";

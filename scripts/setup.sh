@@ -20,6 +20,8 @@ packages=(
   # the Python module (python/, docs/python.md): Debian's torch shares libtorch-dev's libraries;
   # its tests run under pytest (python3-yaml reads configs in them)
   python3-torch pybind11-dev python3-pytest python3-yaml
+  # tests/python/test_pip_install.py: pip install of the checkout into a venv over Debian's torch
+  python3-venv python3-pip
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3-faiss)

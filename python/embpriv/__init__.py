@@ -10,7 +10,10 @@ Errors of bad input raise ValueError with the message `embpriv` prints after `em
 # torch first: the compiled part converts torch.Tensor through the torch module's own types.
 import torch  # noqa: F401
 
-from ._embpriv import (  # noqa: F401
+from ._libtorch_check import check_libtorch as _check_libtorch
+
+_check_libtorch(torch)
+from ._embpriv import (  # noqa: F401,E402
     Mechanism,
     PrivacyClaim,
     derive_seed,
@@ -23,4 +26,6 @@ from ._embpriv import (  # noqa: F401
     run,
     theory,
 )
-from .results import Results, curve, read_results  # noqa: F401
+from .results import Results, curve, read_results  # noqa: F401,E402
+
+_check_libtorch(torch, after_import=True)

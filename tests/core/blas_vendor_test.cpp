@@ -1,0 +1,26 @@
+// Which BLAS LibTorch's matrix products run on (core/blas_library.h), where LibTorch brings its own
+// MKL (PyTorch's wheels, conda) and where it calls the system's libblas.so.3 (Debian's).
+#include <ATen/Context.h>
+
+#include "tests/catch.h"
+
+#include "core/blas_kernel.h"
+#include "core/blas_library.h"
+
+using namespace embpriv;
+
+TEST_CASE("a LibTorch with its own MKL is named as the BLAS, and no OpenBLAS kernel is chosen for it", "[core][blas]") {
+  const BlasLibrary blas = bound_blas();
+  INFO(blas.describe());
+  if (at::hasMKL()) {
+    CHECK(blas.vendor == "MKL");
+    CHECK(blas.config.find("(inside LibTorch)") != std::string::npos);
+    CHECK(blas.path.find("libtorch") != std::string::npos);
+    CHECK_FALSE(blas.is_openblas());  // select_blas_kernel() then restarts nothing
+  } else {
+    // Debian's LibTorch: the library that defines the sgemm_ the process calls.
+    CHECK(blas.vendor != "MKL");
+    CHECK(!blas.path.empty());
+    CHECK(blas.path.find("libtorch") == std::string::npos);
+  }
+}
