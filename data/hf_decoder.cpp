@@ -5,6 +5,7 @@
 #include "data/byte_level.h"
 #include "data/text_replace.h"
 #include "data/unicode_categories.h"
+#include "data/wordpiece.h"
 
 namespace embpriv {
 namespace {
@@ -97,6 +98,7 @@ std::string apply_hf_decoder(const std::vector<HfDecoderStep>& steps, std::vecto
         for (std::string& t : tokens) strip(t, step.text, step.start, step.stop);
         break;
       case HfDecoderStep::byte_level: tokens = {byte_level(tokens)}; break;
+      case HfDecoderStep::wordpiece: tokens = wordpiece_decode(step.text, step.cleanup, std::move(tokens)); break;
       case HfDecoderStep::metaspace:
         // The replacement back to spaces; in the first token (unless the scheme is never) every
         // replacement is dropped, as the library's Metaspace decoder does.

@@ -1,5 +1,7 @@
 #include "data/hf_pipeline_json.h"
 
+#include "data/wordpiece.h"
+
 namespace embpriv {
 namespace {
 
@@ -30,8 +32,14 @@ std::vector<HfNormalizerStep> read_hf_normalizer(const HfJsonReader& r, const js
                      r.text(*s, "content", "Replace normalizer")});
     } else if (t == "NFC") {
       out.push_back({HfNormalizerStep::nfc, "", ""});
+    } else if (t == "BertNormalizer") {  // data/wordpiece.h
+      out.push_back({HfNormalizerStep::bert, "", "", read_bert_normalizer(r, *s)});
+    } else if (t == "NFD" || t == "Lowercase" || t == "StripAccents") {
+      out.push_back({t == "NFD" ? HfNormalizerStep::nfd : t == "Lowercase" ? HfNormalizerStep::lowercase
+                                                                           : HfNormalizerStep::strip_accents, "", ""});
     } else {
-      r.fail("unsupported normalizer type '" + t + "' (supported: Sequence, Prepend, Replace, NFC)");
+      r.fail("unsupported normalizer type '" + t +
+             "' (supported: Sequence, Prepend, Replace, NFC, NFD, Lowercase, StripAccents, BertNormalizer)");
     }
   }
   return out;
@@ -65,8 +73,11 @@ std::vector<HfPreTokenizerStep> read_hf_pre_tokenizer(const HfJsonReader& r, con
       if (step.replacement.empty()) r.fail("Metaspace pre-tokenizer has an empty replacement");
       step.prepend = prepend_scheme(r, *s);
       step.split_words = r.flag(*s, "split", true);
+    } else if (t == "BertPreTokenizer") {  // data/wordpiece.h
+      step.kind = HfPreTokenizerStep::bert;
     } else {
-      r.fail("unsupported pre_tokenizer type '" + t + "' (supported: Sequence, Split, ByteLevel, Metaspace)");
+      r.fail("unsupported pre_tokenizer type '" + t +
+             "' (supported: Sequence, Split, ByteLevel, Metaspace, BertPreTokenizer)");
     }
     out.push_back(step);
   }
@@ -93,9 +104,12 @@ std::vector<HfDecoderStep> read_hf_decoder(const HfJsonReader& r, const json& j)
     } else if (t == "Metaspace") {
       step = {HfDecoderStep::metaspace, r.text(*s, "replacement", "Metaspace decoder"), ""};
       step.prepend = prepend_scheme(r, *s);
+    } else if (t == "WordPiece") {  // data/wordpiece.h
+      step = {HfDecoderStep::wordpiece, s->contains("prefix") ? r.text(*s, "prefix", "WordPiece decoder") : "##", ""};
+      step.cleanup = r.flag(*s, "cleanup", true);
     } else {
       r.fail("unsupported decoder type '" + t +
-           "' (supported: Sequence, Replace, ByteFallback, Fuse, Strip, ByteLevel, Metaspace)");
+           "' (supported: Sequence, Replace, ByteFallback, Fuse, Strip, ByteLevel, Metaspace, WordPiece)");
     }
     out.push_back(step);
   }

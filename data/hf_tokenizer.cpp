@@ -11,6 +11,7 @@
 #include "data/text_replace.h"
 #include "data/unicode_categories.h"
 #include "data/unicode_nfc.h"
+#include "data/wordpiece.h"
 
 namespace embpriv {
 namespace {
@@ -83,8 +84,16 @@ std::string HfTokenizer::normalize(std::string text) const {
       if (!text.empty()) text = step.text + text;  // Prepend leaves an empty text empty
     } else if (step.kind == HfNormalizerStep::replace) {
       replace_all(text, step.text, step.replacement);
-    } else {
+    } else if (step.kind == HfNormalizerStep::nfc) {
       text = nfc(text);
+    } else if (step.kind == HfNormalizerStep::bert) {  // BERT's steps: data/wordpiece.h
+      text = bert_normalize(step.bert_options, text);
+    } else if (step.kind == HfNormalizerStep::nfd) {
+      text = nfd_text(text);
+    } else if (step.kind == HfNormalizerStep::lowercase) {
+      text = lowercase_text(text);
+    } else {
+      text = strip_combining_marks(text);
     }
   }
   return text;
@@ -125,6 +134,10 @@ std::vector<std::string> HfTokenizer::pre_tokenize(const std::string& text, bool
         metaspace(step, word, at_start && next.empty(), next);
         continue;
       }
+      if (step.kind == HfPreTokenizerStep::bert) {
+        for (std::string& piece : bert_pre_tokenize(word)) next.push_back(std::move(piece));
+        continue;
+      }
       // ByteLevel: an optional leading space, the GPT-2 split when use_regex, then each byte as
       // its character of GPT-2's alphabet.
       if (step.add_prefix_space && word.compare(0, 1, " ") != 0) word = " " + word;
@@ -140,6 +153,10 @@ std::vector<std::string> HfTokenizer::pre_tokenize(const std::string& text, bool
 // fallback applies, else <unk>, fused when fuse_unk), then the merges.
 void HfTokenizer::encode_word(const std::string& word, std::vector<std::int64_t>& out) const {
   const HfBpeModel& m = spec_.model;
+  if (spec_.wordpiece.enabled) {
+    wordpiece_encode_word(m, spec_.wordpiece, word, out);
+    return;
+  }
   const auto id_of = [&](const std::string& s) {
     const auto found = m.ids.find(s);
     return found == m.ids.end() ? std::int64_t{-1} : found->second;

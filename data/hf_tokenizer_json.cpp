@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "data/hf_json_reader.h"
 #include "data/hf_pipeline_json.h"
+#include "data/wordpiece.h"
 
 namespace embpriv {
 namespace {
@@ -24,7 +25,7 @@ struct Reader : HfJsonReader {
 
   void bpe_model(const json& j, HfTokenizerSpec& spec) const {
     const std::string t = type(j, "model");
-    if (t != "BPE") fail("unsupported model type '" + t + "' (supported: BPE)");
+    if (t != "BPE") fail("unsupported model type '" + t + "' (supported: BPE, WordPiece)");
     if (j.contains("dropout") && !j.at("dropout").is_null() && j.at("dropout").get<double>() != 0.0) {
       fail("BPE dropout is a training option; a tokenizer with dropout " + j.at("dropout").dump() + " is not supported");
     }
@@ -96,7 +97,14 @@ struct Reader : HfJsonReader {
     for (const json* s : steps(j, "processors", "post_processor")) {
       const std::string t = type(*s, "post_processor");
       if (t == "ByteLevel") continue;  // it adjusts offsets only
-      if (t != "TemplateProcessing") fail("unsupported post_processor type '" + t + "' (supported: Sequence, TemplateProcessing, ByteLevel)");
+      if (t == "BertProcessing" || t == "RobertaProcessing") {  // [CLS] A [SEP] / <s> A </s>: data/wordpiece.h
+        spec.template_single = read_bert_processing(*this, *s, static_cast<std::int64_t>(spec.model.pieces.size()));
+        continue;
+      }
+      if (t != "TemplateProcessing") {
+        fail("unsupported post_processor type '" + t +
+             "' (supported: Sequence, TemplateProcessing, BertProcessing, RobertaProcessing, ByteLevel)");
+      }
       const json& special = at(*s, "special_tokens", "TemplateProcessing");
       spec.template_single.clear();
       for (const json& piece : at(*s, "single", "TemplateProcessing")) {
@@ -137,7 +145,13 @@ HfTokenizerSpec read_hf_tokenizer_json(const std::string& path) {
     spec.added = r.added_tokens(root);
     spec.normalizer = read_hf_normalizer(r, root.value("normalizer", json()));
     spec.pre_tokenizer = read_hf_pre_tokenizer(r, root.value("pre_tokenizer", json()));
-    r.bpe_model(r.at(root, "model", "tokenizer.json"), spec);
+    const json& model = r.at(root, "model", "tokenizer.json");
+    if (r.type(model, "model") == "WordPiece") {  // data/wordpiece.h: its vocabulary read as BPE's, no merges
+      spec.wordpiece = read_wordpiece_options(r, model);
+      r.bpe_model(wordpiece_vocabulary_as_bpe(r, model), spec);
+    } else {
+      r.bpe_model(model, spec);
+    }
     r.post_processor(root.value("post_processor", json()), spec);
     spec.decoder = read_hf_decoder(r, root.value("decoder", json()));
   } catch (const json::exception& e) {  // a field of the wrong JSON type

@@ -59,9 +59,7 @@ char32_t compose(char32_t first, char32_t second) {
 
 }  // namespace
 
-std::string nfc(const std::string& text) {
-  const std::vector<char32_t> input = utf8_code_points(text);
-  if (std::all_of(input.begin(), input.end(), [](char32_t c) { return c < 0x300; })) return text;  // below U+0300 all is NFC
+std::vector<char32_t> nfd_code_points(const std::vector<char32_t>& input) {
   std::vector<char32_t> s;
   s.reserve(input.size());
   for (char32_t c : input) decompose(c, s);
@@ -77,6 +75,13 @@ std::string nfc(const std::string& text) {
                      [](char32_t a, char32_t b) { return combining_class(a) < combining_class(b); });
     i = j;
   }
+  return s;
+}
+
+std::string nfc(const std::string& text) {
+  const std::vector<char32_t> input = utf8_code_points(text);
+  if (std::all_of(input.begin(), input.end(), [](char32_t c) { return c < 0x300; })) return text;  // below U+0300 all is NFC
+  std::vector<char32_t> s = nfd_code_points(input);
   // Canonical composition (UAX #15 sec. 1.3): a character composes with the last starter unless
   // blocked by a character of equal or higher class in between.
   std::size_t starter = 0, kept = s.empty() ? 0 : 1;

@@ -5,6 +5,7 @@
 // sec. 3.12). The NFC normalizer of tokenizer.json (Qwen2) uses it.
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace embpriv {
 
@@ -30,5 +31,8 @@ extern const std::size_t kCompositions_count;
 
 // The NFC form of valid UTF-8 text (throws embpriv::Error for invalid UTF-8).
 std::string nfc(const std::string& text);
+// The NFD form (canonical decomposition and ordering, UAX #15) of valid UTF-8 text, as code
+// points; BERT's strip_accents decomposes before removing nonspacing marks.
+std::vector<char32_t> nfd_code_points(const std::vector<char32_t>& code_points);
 
 }  // namespace embpriv

