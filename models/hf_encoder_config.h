@@ -1,0 +1,45 @@
+#pragma once
+// The config.json of a Hugging Face BERT-family encoder (model_type bert, roberta, xlm-roberta),
+// with what embpriv's forward pass (models/hf_encoder_model.h) needs of it, and the pooling a
+// sentence-transformers folder declares in 1_Pooling/config.json. Anything the forward pass would
+// get wrong is refused with one Error naming the key: another model_type, hidden_act or
+// position_embedding_type, a decoder or cross-attention configuration, a missing size.
+#include <cstdint>
+#include <string>
+
+namespace embpriv {
+
+// How token hidden states become one vector per text (sentence-transformers' Pooling module):
+// the first token's state ([CLS] / <s>), the mean or the maximum over the unmasked tokens.
+enum class EncoderPooling { cls, mean, max };
+
+struct HfEncoderConfig {
+  std::string model_type;  // bert | roberta | xlm-roberta
+  std::int64_t vocab_size = 0, hidden_size = 0, intermediate_size = 0, num_hidden_layers = 0,
+               num_attention_heads = 0, max_position_embeddings = 512, type_vocab_size = 2;
+  double layer_norm_eps = 1e-12;
+  std::int64_t pad_token_id = 0;  // RoBERTa's padding_idx: positions start at pad_token_id + 1
+  // architectures[0] is *ForSequenceClassification: the checkpoint carries a classifier of
+  // num_labels outputs (len(id2label), or 2 when config.json leaves id2label out).
+  bool sequence_classification = false;
+  std::int64_t num_labels = 0;
+  // Sequence classification (BERT) reads the pooler; other checkpoints may carry it or not.
+  bool roberta_positions() const { return model_type != "bert"; }
+  std::int64_t head_dim() const { return hidden_size / num_attention_heads; }
+};
+
+// Parses config.json text; `source` names the file in errors.
+HfEncoderConfig parse_hf_encoder_config(const std::string& json_text, const std::string& source);
+// Reads FOLDER/config.json.
+HfEncoderConfig read_hf_encoder_config(const std::string& folder);
+
+// The pooling of a folder: 1_Pooling/config.json's pooling_mode_* flag where the folder has one
+// (exactly one of cls_token, mean_tokens, max_tokens true; the others refused by key), else mean
+// (what sentence-transformers builds for a plain Hugging Face folder). `hidden_size` is checked
+// against word_embedding_dimension.
+EncoderPooling read_encoder_pooling(const std::string& folder, std::int64_t hidden_size);
+// "cls", "mean" or "max" (refuses any other name).
+EncoderPooling parse_encoder_pooling(const std::string& name);
+const char* encoder_pooling_name(EncoderPooling pooling);
+
+}  // namespace embpriv

@@ -1,0 +1,167 @@
+#include "models/hf_encoder_model.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+#include <limits>
+
+#include "core/error.h"
+
+namespace embpriv {
+namespace {
+
+// A weight as float32 for this use (no copy when the file held float32).
+at::Tensor f32(const at::Tensor& weight) { return weight.to(at::kFloat); }
+
+// y = x W^T + b (torch.nn.Linear).
+at::Tensor linear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias) {
+  return at::matmul(x, f32(weight).t()) + f32(bias);
+}
+
+at::Tensor layer_norm(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias, double eps) {
+  return at::layer_norm(x, {x.size(-1)}, f32(weight), f32(bias), eps);
+}
+
+// A [B, T] integer tensor of the batch's shape, or its default when undefined.
+at::Tensor batch_ids(const at::Tensor& t, std::int64_t B, std::int64_t T, const char* what, c10::Device device) {
+  EMBPRIV_CHECK(!t.is_floating_point(), what << " must be integers, got " << t.dtype());
+  const at::Tensor out = (t.dim() == 1 ? t.unsqueeze(0) : t).to(device, at::kLong);
+  EMBPRIV_CHECK(out.dim() == 2 && out.size(0) == B && out.size(1) == T,
+                what << " must be [" << B << ", " << T << "], got " << t.sizes());
+  return out;
+}
+
+void check_range(const at::Tensor& ids, std::int64_t size, const char* what) {
+  if (ids.numel() == 0) return;
+  const std::int64_t lo = ids.min().item<std::int64_t>(), hi = ids.max().item<std::int64_t>();
+  EMBPRIV_CHECK(lo >= 0 && hi < size, what << " must be in [0, " << size << "), got " << (lo < 0 ? lo : hi));
+}
+
+}  // namespace
+
+HfEncoderModel::HfEncoderModel(HfEncoderWeights weights) : w_(std::move(weights)) {}
+
+std::int64_t HfEncoderModel::max_sequence_length() const {
+  // RobertaEmbeddings: positions pad_token_id + 1 .. pad_token_id + T must index the table.
+  return config().roberta_positions() ? config().max_position_embeddings - config().pad_token_id - 1
+                                      : config().max_position_embeddings;
+}
+
+at::Tensor HfEncoderModel::embedding_table() const { return f32(w_.word_embeddings).clone(); }
+
+std::unique_ptr<EncoderModel> HfEncoderModel::with_token_rows(const at::Tensor& embedding) const {
+  const std::vector<std::int64_t> shape{vocab_size(), hidden_size()};
+  EMBPRIV_CHECK(embedding.sizes().vec() == shape,
+                "new token rows must be " << at::IntArrayRef(shape) << ", got " << embedding.sizes());
+  HfEncoderWeights weights = w_;
+  weights.word_embeddings = embedding.to(w_.word_embeddings.device(), at::kFloat).contiguous();
+  return std::make_unique<HfEncoderModel>(std::move(weights));
+}
+
+at::Tensor HfEncoderModel::embed(const at::Tensor& ids) const {
+  EMBPRIV_CHECK(!ids.is_floating_point(), "token ids must be integers, got " << ids.dtype());
+  const at::Tensor flat = ids.to(w_.word_embeddings.device(), at::kLong).reshape({-1});
+  check_range(flat, vocab_size(), "token ids");
+  std::vector<std::int64_t> shape = ids.sizes().vec();
+  shape.push_back(hidden_size());
+  return f32(w_.word_embeddings.index_select(0, flat)).reshape(shape);
+}
+
+at::Tensor HfEncoderModel::position_ids_from_ids(const at::Tensor& ids) const {
+  const at::Tensor batch = (ids.dim() == 1 ? ids.unsqueeze(0) : ids).to(at::kLong);
+  if (!config().roberta_positions()) {
+    return at::arange(batch.size(1), batch.options()).unsqueeze(0).expand_as(batch).contiguous();
+  }
+  // modeling_roberta, create_position_ids_from_input_ids: padding keeps padding_idx, the other
+  // tokens count from padding_idx + 1.
+  const at::Tensor real = batch.ne(config().pad_token_id).to(at::kLong);
+  return at::cumsum(real, 1) * real + config().pad_token_id;
+}
+
+// BertLayer: attention (BertSelfAttention + BertSelfOutput, post-LayerNorm), then BertIntermediate
+// (GELU) and BertOutput (post-LayerNorm).
+at::Tensor HfEncoderModel::layer(const HfEncoderLayer& L, const at::Tensor& x, const at::Tensor& additive_mask) const {
+  const HfEncoderConfig& c = config();
+  const std::int64_t B = x.size(0), T = x.size(1), heads = c.num_attention_heads, hd = c.head_dim();
+  const auto split = [&](const at::Tensor& y) { return y.reshape({B, T, heads, hd}).transpose(1, 2); };
+  const at::Tensor q = split(linear(x, L.query, L.query_bias)), k = split(linear(x, L.key, L.key_bias)),
+                   v = split(linear(x, L.value, L.value_bias));
+  const at::Tensor scores = at::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(hd)) + additive_mask;
+  const at::Tensor context = at::matmul(at::softmax(scores, -1), v).transpose(1, 2).reshape({B, T, c.hidden_size});
+  const at::Tensor attended =
+      layer_norm(linear(context, L.attention_out, L.attention_out_bias) + x, L.attention_norm, L.attention_norm_bias,
+                 c.layer_norm_eps);
+  const at::Tensor inner = at::gelu(linear(attended, L.intermediate, L.intermediate_bias));  // erf GELU
+  return layer_norm(linear(inner, L.output, L.output_bias) + attended, L.output_norm, L.output_norm_bias, c.layer_norm_eps);
+}
+
+at::Tensor HfEncoderModel::hidden_states(const EncoderInput& input) const {
+  const HfEncoderConfig& c = config();
+  const at::Tensor& e = input.embeddings;
+  const bool batched = e.dim() == 3;
+  EMBPRIV_CHECK((e.dim() == 2 || batched) && e.size(-1) == c.hidden_size,
+                "word embeddings must be [T, " << c.hidden_size << "] or [B, T, " << c.hidden_size << "], got " << e.sizes());
+  const c10::Device device = w_.word_embeddings.device();
+  const at::Tensor words = (batched ? e : e.unsqueeze(0)).to(device, at::kFloat);
+  const std::int64_t B = words.size(0), T = words.size(1);
+  EMBPRIV_CHECK(T >= 1 && T <= max_sequence_length(), "sequence length must be in [1, " << max_sequence_length() << "], got " << T);
+  EMBPRIV_CHECK(at::isfinite(words).all().item<bool>(), "word embeddings hold NaN or Inf");
+  const at::TensorOptions longs = at::TensorOptions().dtype(at::kLong).device(device);
+  at::Tensor positions;
+  if (input.position_ids.defined()) {
+    positions = batch_ids(input.position_ids, B, T, "position_ids", device);
+  } else {  // inputs_embeds: consecutive positions (RoBERTa's from padding_idx + 1)
+    const std::int64_t first = c.roberta_positions() ? c.pad_token_id + 1 : 0;
+    positions = at::arange(first, first + T, longs).unsqueeze(0).expand({B, T});
+  }
+  check_range(positions, c.max_position_embeddings, "position ids");
+  const at::Tensor types = input.token_type_ids.defined() ? batch_ids(input.token_type_ids, B, T, "token_type_ids", device)
+                                                          : at::zeros({B, T}, longs);
+  check_range(types, c.type_vocab_size, "token type ids");
+  // The attention mask becomes an additive one over the keys: -inf where padding
+  // (transformers adds the dtype's lowest value; a row of padding only is refused instead).
+  at::Tensor additive = at::zeros({B, 1, 1, T}, words.options());
+  if (input.attention_mask.defined()) {
+    const at::Tensor mask = batch_ids(input.attention_mask, B, T, "attention_mask", device);
+    EMBPRIV_CHECK(mask.eq(0).logical_or(mask.eq(1)).all().item<bool>(), "attention_mask must hold 0 and 1 only");
+    EMBPRIV_CHECK(mask.sum(1).gt(0).all().item<bool>(), "every attention_mask row needs at least one token");
+    additive = additive.masked_fill(mask.eq(0).view({B, 1, 1, T}), -std::numeric_limits<float>::infinity());
+  }
+  const auto rows = [&](const at::Tensor& table, const at::Tensor& ids) {
+    return f32(table.index_select(0, ids.reshape({-1}))).reshape({B, T, c.hidden_size});
+  };
+  at::Tensor x = layer_norm(words + rows(w_.position_embeddings, positions) + rows(w_.token_type_embeddings, types),
+                            w_.embeddings_norm, w_.embeddings_norm_bias, c.layer_norm_eps);
+  for (const HfEncoderLayer& L : w_.layers) x = layer(L, x, additive);
+  return batched ? x : x.squeeze(0);
+}
+
+at::Tensor HfEncoderModel::pool(const at::Tensor& hidden, const at::Tensor& attention_mask) const {
+  EMBPRIV_CHECK(hidden.dim() == 3 && hidden.size(2) == hidden_size(),
+                "hidden states must be [B, T, " << hidden_size() << "], got " << hidden.sizes());
+  const std::int64_t B = hidden.size(0), T = hidden.size(1);
+  if (w_.pooling == EncoderPooling::cls) return hidden.select(1, 0);
+  const at::Tensor mask = attention_mask.defined()
+                              ? batch_ids(attention_mask, B, T, "attention_mask", hidden.device()).to(hidden.scalar_type())
+                              : at::ones({B, T}, hidden.options());
+  const at::Tensor m = mask.unsqueeze(-1);
+  if (w_.pooling == EncoderPooling::mean) {  // sentence-transformers Pooling: sum(h m) / max(sum(m), 1e-9)
+    return (hidden * m).sum(1) / m.sum(1).clamp_min(1e-9);
+  }
+  return hidden.masked_fill(m.eq(0), -1e9).amax(1);  // max_tokens: padding set to -1e9 first
+}
+
+at::Tensor HfEncoderModel::classify(const at::Tensor& hidden) const {
+  EMBPRIV_CHECK(num_labels() > 0, "the model has no sequence-classification head (config.json's 'architectures' "
+                                  "name no ...ForSequenceClassification)");
+  EMBPRIV_CHECK(hidden.dim() == 3 && hidden.size(2) == hidden_size(),
+                "hidden states must be [B, T, " << hidden_size() << "], got " << hidden.sizes());
+  const at::Tensor first = hidden.select(1, 0);
+  if (config().model_type == "bert") {  // BertPooler (dense + tanh on [CLS]), then the classifier
+    return linear(at::tanh(linear(first, w_.pooler, w_.pooler_bias)), w_.classifier, w_.classifier_bias);
+  }
+  // RobertaClassificationHead: dense + tanh on <s>, then out_proj.
+  return linear(at::tanh(linear(first, w_.head_dense, w_.head_dense_bias)), w_.classifier, w_.classifier_bias);
+}
+
+}  // namespace embpriv
