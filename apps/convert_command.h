@@ -19,6 +19,8 @@ class ConvertCommand {
   CLI::App* command_ = nullptr;
   CLI::App* llama2c_to_hf_ = nullptr;
   std::string model_, tokenizer_, out_;
+  bool overwrite_ = false;
+  std::string unknown_;  // a name after `convert` that is no conversion
 };
 
 }  // namespace embpriv

@@ -161,7 +161,7 @@ const char* safetensors_dtype_name(at::ScalarType type) {
 }  // namespace
 
 SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path), mapping_(std::make_shared<Mapping>()) {
-  const int fd = open(path.c_str(), O_RDONLY);
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK);  // O_NONBLOCK: a FIFO must not block the open
   EMBPRIV_CHECK(fd >= 0, "cannot read the safetensors file '" << path << "': " << std::strerror(errno));
   struct stat info {};
   const bool stat_ok = fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
@@ -191,6 +191,14 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path), mapping
                   path << ": tensor '" << name << "' lacks dtype, shape or data_offsets");
     Entry entry;
     std::vector<std::uint64_t> offsets;
+    // Whole numbers only: nlohmann's get<> would truncate an offset of 1.5 or a shape of 2.5.
+    const auto whole_numbers = [](const nlohmann::json& list) {
+      return list.is_array() && std::all_of(list.begin(), list.end(), [](const nlohmann::json& v) {
+               return v.is_number_integer();
+             });
+    };
+    EMBPRIV_CHECK(whole_numbers(value.at("shape")) && whole_numbers(value.at("data_offsets")),
+                  path << ": tensor '" << name << "' has a shape or data_offsets that are not lists of whole numbers");
     try {
       entry.dtype = safetensors_dtype(value.at("dtype").get<std::string>(), path, name);
       entry.shape = value.at("shape").get<std::vector<std::int64_t>>();
@@ -212,6 +220,19 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path), mapping
     entry.begin = offsets[0] + 8 + header_length;
     entry.end = offsets[1] + 8 + header_length;
     entries_.emplace(name, std::move(entry));
+  }
+  // No two tensors may share bytes (the safetensors library refuses overlapping offsets too):
+  // sorted by where they begin, each non-empty tensor must end before the next one begins.
+  std::vector<std::pair<const std::string*, const Entry*>> by_begin;
+  for (const auto& [name, entry] : entries_) {
+    if (entry.end > entry.begin) by_begin.emplace_back(&name, &entry);
+  }
+  std::sort(by_begin.begin(), by_begin.end(),
+            [](const auto& a, const auto& b) { return a.second->begin < b.second->begin; });
+  for (std::size_t i = 1; i < by_begin.size(); ++i) {
+    EMBPRIV_CHECK(by_begin[i - 1].second->end <= by_begin[i].second->begin,
+                  path << ": tensors '" << *by_begin[i - 1].first << "' and '" << *by_begin[i].first
+                       << "' overlap (their data_offsets share bytes)");
   }
 }
 

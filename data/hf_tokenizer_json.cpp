@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -23,6 +24,29 @@ struct Reader : HfJsonReader {
     return found->second;
   }
 
+  // The size of the by-id table of pieces (largest id + 1), checked before anything is allocated:
+  // ids index that table, so they must be dense enough to be a vocabulary (at most half of it
+  // holes, plus 1024 spare ids). A sparse or huge id (10^8, 2^63 - 1 in a 230-byte file) would
+  // otherwise allocate gigabytes or overflow the size.
+  std::int64_t table_size(const std::unordered_map<std::string, std::int64_t>& vocab,
+                          const std::vector<HfAddedToken>& added) const {
+    if (vocab.empty()) fail("model.vocab is empty: a tokenizer needs a vocabulary");
+    std::vector<std::int64_t> ids;
+    ids.reserve(vocab.size() + added.size());
+    for (const auto& entry : vocab) ids.push_back(entry.second);
+    for (const HfAddedToken& a : added) ids.push_back(a.id);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    const auto distinct = static_cast<std::int64_t>(ids.size());
+    const std::int64_t largest = ids.back();  // ids were checked >= 0, so no sum below overflows
+    if (largest >= 2 * distinct + 1024) {
+      fail("token id " + std::to_string(largest) + " is too sparse for a vocabulary of " + std::to_string(distinct) +
+           " distinct ids (ids must lie below 2 x " + std::to_string(distinct) + " + 1024 = " +
+           std::to_string(2 * distinct + 1024) + ")");
+    }
+    return largest + 1;
+  }
+
   void bpe_model(const json& j, HfTokenizerSpec& spec) const {
     const std::string t = type(j, "model");
     if (t != "BPE") fail("unsupported model type '" + t + "' (supported: BPE, WordPiece)");
@@ -40,13 +64,11 @@ struct Reader : HfJsonReader {
     m.ignore_merges = flag(j, "ignore_merges", false);
     const json& vocab = at(j, "vocab", "model");
     if (!vocab.is_object()) fail("model.vocab must be an object of token: id");
-    std::int64_t size = 0;
     for (const auto& [token, id] : vocab.items()) {
       if (!id.is_number_integer() || id.get<std::int64_t>() < 0) fail("vocab id of '" + token + "' must be an integer >= 0");
       m.ids.emplace(token, id.get<std::int64_t>());
-      size = std::max(size, id.get<std::int64_t>() + 1);
     }
-    for (const HfAddedToken& a : spec.added) size = std::max(size, a.id + 1);
+    const std::int64_t size = table_size(m.ids, spec.added);
     m.pieces.assign(static_cast<std::size_t>(size), std::string());
     for (const auto& [token, id] : m.ids) m.pieces[static_cast<std::size_t>(id)] = token;
     for (const HfAddedToken& a : spec.added) m.pieces[static_cast<std::size_t>(a.id)] = a.content;

@@ -1,8 +1,10 @@
 #include "data/llama2c_tokenizer.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <queue>
+#include <sstream>
 
 #include "core/error.h"
 
@@ -97,11 +99,53 @@ void merge_pairs(std::vector<std::int64_t>& body, const std::vector<std::string>
   for (std::ptrdiff_t i = n > 0 ? 0 : -1; i >= 0; i = nodes[i].next) body.push_back(nodes[i].id);
 }
 
+// The whole file, read once (a folder is refused by name: its read would throw an underflow error).
+std::string tokenizer_bytes(const std::string& path) {
+  std::error_code error;
+  EMBPRIV_CHECK(!std::filesystem::is_directory(path, error), "llama2.c tokenizer '" << path << "' is a folder");
+  std::ifstream in(path, std::ios::binary);
+  EMBPRIV_CHECK(in, "cannot read llama2.c tokenizer '" << path << "'");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  EMBPRIV_CHECK(!in.bad(), "cannot read llama2.c tokenizer '" << path << "'");
+  return bytes.str();
+}
+
+// The number of tokens the bytes of a tokenizer file hold (the last one whole).
+std::int64_t token_count(const std::string& bytes, const std::string& path) {
+  std::istringstream in(bytes);
+  std::int32_t max_length = 0;
+  in.read(reinterpret_cast<char*>(&max_length), 4);
+  EMBPRIV_CHECK(in && max_length > 0 && max_length < (1 << 16),
+                path << ": not a llama2.c tokenizer (max_token_length " << max_length << ")");
+  std::int64_t count = 0;
+  while (in.peek() != std::char_traits<char>::eof()) {
+    float score = 0;
+    std::int32_t length = 0;
+    in.read(reinterpret_cast<char*>(&score), 4);
+    in.read(reinterpret_cast<char*>(&length), 4);
+    EMBPRIV_CHECK(in && length >= 0 && length <= max_length, path << " is truncated or malformed at token " << count);
+    in.seekg(length, std::ios::cur);
+    EMBPRIV_CHECK(in && static_cast<std::int64_t>(in.tellg()) <= static_cast<std::int64_t>(bytes.size()),
+                  path << " is truncated: it ends inside token " << count);
+    ++count;
+  }
+  return count;
+}
+
 }  // namespace
 
 Llama2cTokenizer Llama2cTokenizer::load(const std::string& path, std::int64_t vocab_size) {
-  std::ifstream in(path, std::ios::binary);
-  EMBPRIV_CHECK(in, "cannot read llama2.c tokenizer '" << path << "'");
+  return parse(tokenizer_bytes(path), path, vocab_size);
+}
+
+Llama2cTokenizer Llama2cTokenizer::load_all(const std::string& path) {
+  const std::string bytes = tokenizer_bytes(path);
+  return parse(bytes, path, token_count(bytes, path));
+}
+
+Llama2cTokenizer Llama2cTokenizer::parse(const std::string& bytes, const std::string& path, std::int64_t vocab_size) {
+  std::istringstream in(bytes);
   EMBPRIV_CHECK(vocab_size > 3, "tokenizer vocab_size must be > 3, got " << vocab_size);
   std::int32_t max_length = 0;
   in.read(reinterpret_cast<char*>(&max_length), 4);

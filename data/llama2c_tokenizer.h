@@ -16,6 +16,9 @@ class Llama2cTokenizer {
   // Reads a tokenizer file; vocab_size is the model's (the file holds that many tokens).
   // A missing, truncated or malformed file gives one clear Error.
   static Llama2cTokenizer load(const std::string& path, std::int64_t vocab_size);
+  // Reads every token of a tokenizer file, reading the file once (so a pipe, <(cat tok512.bin),
+  // works too).
+  static Llama2cTokenizer load_all(const std::string& path);
 
   std::int64_t size() const { return static_cast<std::int64_t>(pieces_.size()); }
   const std::string& piece(std::int64_t id) const;
@@ -37,6 +40,8 @@ class Llama2cTokenizer {
 
  private:
   std::string piece_text(std::int64_t id) const;  // a byte token as its byte
+  // The first vocab_size tokens of the file's bytes, named `path` in errors.
+  static Llama2cTokenizer parse(const std::string& bytes, const std::string& path, std::int64_t vocab_size);
   std::vector<std::string> pieces_;
   std::vector<float> scores_;
   std::unordered_map<std::string, std::int64_t> ids_;

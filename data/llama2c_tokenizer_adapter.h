@@ -15,9 +15,12 @@ std::int64_t llama2c_tokenizer_file_size(const std::string& path);
 class Llama2cTokenizerAdapter : public Tokenizer {
  public:
   explicit Llama2cTokenizerAdapter(Llama2cTokenizer tokenizer) : tokenizer_(std::move(tokenizer)) {}
-  // add_special: BOS <s> first, as run.c prompts (no EOS).
+  // add_special: BOS <s> first, as run.c prompts (no EOS). Invalid UTF-8 is refused, naming the
+  // offset, as the tokenizer.json path refuses it (data/hf_tokenizer.h).
   std::vector<std::int64_t> encode(const std::string& text, bool add_special) const override;
   // As SentencePiece prints text: the dummy-prefix space is dropped whether or not BOS leads.
+  // Byte tokens that do not spell whole UTF-8 characters become U+FFFD, as the ByteFallback
+  // decoder of a tokenizer.json writes them, so the text is always valid UTF-8.
   std::string decode(const std::vector<std::int64_t>& ids) const override;
   std::int64_t size() const override { return tokenizer_.size(); }
   bool is_special(std::int64_t id) const override { return tokenizer_.is_special(id); }

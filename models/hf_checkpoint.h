@@ -35,6 +35,14 @@ struct HfDecoderWeights {
 
 // Reads FOLDER/config.json and the safetensors weights; on a device other than the CPU the
 // tensors are copied there (still in their file dtype).
+// Refuses, naming the file or tensor: a missing or misshapen tensor, a NaN or Inf weight, a
+// tensor config.json does not use (num_hidden_layers 1 on a 5-layer checkpoint), a shard that is
+// a folder, FIFO, dangling or looping link.
 HfDecoderWeights load_hf_checkpoint(const std::string& folder, c10::Device device = c10::kCPU);
+
+// The weight files load_hf_checkpoint reads: FOLDER/model.safetensors, or the shards
+// model.safetensors.index.json names (other *.safetensors files in the folder, such as an
+// interrupted download, are not read). Each is opened and its header checked.
+std::vector<std::string> hf_weight_files(const std::string& folder);
 
 }  // namespace embpriv

@@ -2,6 +2,7 @@
 // MistralConfig, Qwen2Config and Qwen3Config for keys a file may leave out.
 #include "models/hf_decoder_config.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -110,6 +111,10 @@ HfDecoderConfig parse_hf_decoder_config(const std::string& json_text, const std:
       optional_size(config, "max_position_embeddings", llama ? 2048 : mistral ? 131072 : 32768, source);
   c.rms_norm_eps = optional_positive(config, "rms_norm_eps", 1e-6, source);
   c.rope_theta = optional_positive(config, "rope_theta", 10000, source);
+  // RoPE's frequencies are rope_theta^(-2i / head_dim) (Su et al., RoFormer, eq. 15): a base at
+  // or below 1 makes them grow with i, and one as small as 1e-300 overflows them to Inf.
+  EMBPRIV_CHECK(c.rope_theta > 1 && std::isfinite(c.rope_theta),
+                source << ": 'rope_theta' must be a finite number > 1, got " << config["rope_theta"].dump());
   c.rope_scaling = parse_rope_scaling(config, source);
   c.tie_word_embeddings = optional_flag(config, "tie_word_embeddings", false, source);
   if (config.contains("bos_token_id") && !config["bos_token_id"].is_null()) {
@@ -132,10 +137,17 @@ HfDecoderConfig parse_hf_decoder_config(const std::string& json_text, const std:
 }
 
 HfDecoderConfig read_hf_decoder_config(const std::string& folder) {
-  const std::filesystem::path path = std::filesystem::path(folder) / "config.json";
-  EMBPRIV_CHECK(std::filesystem::is_directory(folder), "'" << folder << "' is not a model folder");
+  namespace fs = std::filesystem;
+  const fs::path path = fs::path(folder) / "config.json";
+  std::error_code error;
+  EMBPRIV_CHECK(fs::is_directory(folder, error), "'" << folder << "' is not a model folder");
+  const fs::file_status status = fs::status(path, error);
+  EMBPRIV_CHECK(status.type() != fs::file_type::not_found, "model folder '" << folder << "' has no config.json");
+  EMBPRIV_CHECK(!error, "cannot read '" << path.string() << "': " << error.message());
+  // A folder or FIFO named config.json: std::ifstream would throw an underflow error or block.
+  EMBPRIV_CHECK(fs::is_regular_file(status), "'" << path.string() << "' is not a regular file");
   std::ifstream in(path);
-  EMBPRIV_CHECK(in, "model folder '" << folder << "' has no config.json");
+  EMBPRIV_CHECK(in, "model folder '" << folder << "' has no readable config.json");
   std::ostringstream text;
   text << in.rdbuf();
   return parse_hf_decoder_config(text.str(), path.string());

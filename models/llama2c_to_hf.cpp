@@ -60,6 +60,50 @@ json added_token(std::int64_t id, const std::string& content) {
           {"rstrip", false}, {"normalized", false}, {"special", true}};
 }
 
+// Whether a file of a model folder belongs to a model (weights, configs, tokenizer files), so
+// that --overwrite removes it when the new model does not write it.
+bool is_model_file(const std::filesystem::path& name) {
+  const std::string n = name.filename().string(), extension = name.extension().string();
+  for (const char* e : {".safetensors", ".json", ".bin", ".model", ".pt", ".pth", ".gguf"}) {
+    if (extension == e) return true;
+  }
+  return n == "vocab.txt" || n == "merges.txt";
+}
+
+// The entries of out_dir that must go before the new model is written; refuses a non-empty
+// folder without `overwrite`, and a path that is not a folder.
+std::vector<std::filesystem::path> stale_model_files(const std::filesystem::path& out, bool overwrite,
+                                                     const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::file_status status = fs::status(out, error);
+  if (status.type() == fs::file_type::not_found) return {};
+  EMBPRIV_CHECK(!error, "cannot read the folder '" << out.string() << "': " << error.message());
+  EMBPRIV_CHECK(fs::is_directory(status), "--out '" << out.string() << "' exists and is not a folder");
+  std::vector<fs::path> entries;
+  for (fs::directory_iterator it(out, error), end; !error && it != end; it.increment(error)) entries.push_back(it->path());
+  EMBPRIV_CHECK(!error, "cannot list the folder '" << out.string() << "': " << error.message());
+  if (entries.empty()) return {};
+  std::sort(entries.begin(), entries.end());
+  EMBPRIV_CHECK(overwrite, "--out '" << out.string() << "' is not empty (it holds '" << entries.front().filename().string()
+                                     << "'" << (entries.size() > 1 ? " and more" : "")
+                                     << "); pass --overwrite to replace the model there, or name a new folder");
+  std::vector<fs::path> stale;
+  for (const fs::path& entry : entries) {
+    const fs::file_status link = fs::symlink_status(entry, error);
+    if (error || fs::is_directory(link) || !is_model_file(entry)) continue;
+    bool input = false;
+    for (const std::string& in : inputs) input = input || fs::equivalent(entry, in, error);
+    if (!input) stale.push_back(entry);
+  }
+  // Shard indexes first (see convert_llama2c_to_hf).
+  std::stable_partition(stale.begin(), stale.end(), [](const fs::path& p) {
+    const std::string n = p.filename().string();
+    return n.size() >= 11 && n.compare(n.size() - 11, 11, ".index.json") == 0;
+  });
+  return stale;
+}
+
 }  // namespace
 
 at::Tensor permute_rotary_rows(const at::Tensor& weight, std::int64_t heads) {
@@ -155,7 +199,11 @@ std::string llama2c_hf_tokenizer_json(const std::string& tokenizer_path, std::in
   return t.dump(2) + "\n";
 }
 
-void convert_llama2c_to_hf(const std::string& model_path, const std::string& tokenizer_path, const std::string& out_dir) {
+void convert_llama2c_to_hf(const std::string& model_path, const std::string& tokenizer_path, const std::string& out_dir,
+                           bool overwrite) {
+  // The folder is checked before the (slow) reads, and nothing is removed until they succeed.
+  const std::vector<std::filesystem::path> stale =
+      stale_model_files(out_dir, overwrite, {model_path, tokenizer_path});
   const Llama2cWeights w = load_llama2c_checkpoint(model_path);
   const Llama2cConfig& c = w.config;
   // Build everything before writing anything, so a bad tokenizer leaves no half folder.
@@ -180,6 +228,12 @@ void convert_llama2c_to_hf(const std::string& model_path, const std::string& tok
   EMBPRIV_CHECK(!error && std::filesystem::is_directory(out_dir),
                 "cannot create the folder '" << out_dir << "': " << error.message());
   const std::filesystem::path out(out_dir);
+  // The old model's files go first, the shard index before anything: a crash in between leaves a
+  // folder the loader refuses, never one where it reads the old shards.
+  for (const std::filesystem::path& file : stale) {
+    std::filesystem::remove(file, error);
+    EMBPRIV_CHECK(!error, "cannot remove the old model file '" << file.string() << "': " << error.message());
+  }
   write_safetensors((out / "model.safetensors").string(), tensors);
   write_file_atomically((out / "tokenizer.json").string(), tokenizer_json);
   write_file_atomically((out / "config.json").string(), llama2c_hf_config_json(c));

@@ -29,7 +29,13 @@ std::string llama2c_hf_config_json(const Llama2cConfig& config);
 // The tokenizer.json text for a llama2.c tokenizer file (its pieces and merge scores).
 std::string llama2c_hf_tokenizer_json(const std::string& tokenizer_path, std::int64_t vocab_size);
 
-// Writes out_dir/{config.json, model.safetensors, tokenizer.json} (the folder is created).
-void convert_llama2c_to_hf(const std::string& model_path, const std::string& tokenizer_path, const std::string& out_dir);
+// Writes out_dir/{config.json, model.safetensors, tokenizer.json} (the folder is created). A
+// folder that is not empty is refused unless `overwrite`; with it, the model files the new model
+// does not use are removed first (a shard index and its shards, other *.safetensors, *.bin and
+// *.json files, tokenizer.model, vocab.txt, merges.txt), since a loader would prefer an old
+// model.safetensors.index.json to the new model.safetensors. Other files (README.md, folders)
+// are left, and so are the input files even when they lie in out_dir.
+void convert_llama2c_to_hf(const std::string& model_path, const std::string& tokenizer_path, const std::string& out_dir,
+                           bool overwrite = false);
 
 }  // namespace embpriv

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <limits>
 
 #include "core/error.h"
 #include "data/hf_tokenizer.h"
@@ -91,4 +92,45 @@ TEST_CASE("bad tokenizer.json files are refused with one clear error", "[data][t
   write_file(dir / "truncated.json", bytes.substr(0, bytes.size() / 2));
   CHECK_THROWS_WITH(HfTokenizer::load(dir / "truncated.json"), Contains("truncated.json: malformed JSON (truncated?)"));
   CHECK_THROWS_WITH(HfTokenizer::load(dir / "missing.json"), Contains("cannot read tokenizer"));
+}
+
+TEST_CASE("tokenizer.json ids must be dense enough to be a vocabulary, checked before allocating", "[data][tokenizer]") {
+  TempDir dir("embpriv_hf_json_ids_test");
+  const auto refusal = [&](const json& j) {
+    try {
+      HfTokenizer::load(write_json(dir, "ids.json", j));
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::bad_input);
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  // A few holes are fine: ids 0, 1, 2 and 1000 (below 2 x 4 + 1024).
+  json j = small_tokenizer();
+  j["model"]["vocab"]["c"] = 1000;
+  CHECK(refusal(j) == "accepted");
+  CHECK(HfTokenizer::load(dir / "ids.json").decode({1000}) == "c");
+  // A vocab id of 10^7 (a 340 MB table for four tokens), 2^63 - 1 (the size overflowed and a
+  // piece was written out of bounds), in the vocabulary or as an added token.
+  j["model"]["vocab"]["c"] = 10000000;
+  CHECK_THAT(refusal(j), Contains("ids.json: token id 10000000 is too sparse for a vocabulary of 4 distinct ids"));
+  j["model"]["vocab"]["c"] = std::numeric_limits<std::int64_t>::max();
+  CHECK_THAT(refusal(j), Contains("token id 9223372036854775807 is too sparse"));
+  j = small_tokenizer();
+  j["added_tokens"] = {{{"id", std::numeric_limits<std::int64_t>::max()}, {"content", "<s>"}, {"special", true}}};
+  CHECK_THAT(refusal(j), Contains("token id 9223372036854775807 is too sparse"));
+  j["added_tokens"][0]["id"] = 100000000;
+  CHECK_THAT(refusal(j), Contains("token id 100000000 is too sparse"));
+  j["added_tokens"][0]["id"] = -1;
+  CHECK_THAT(refusal(j), Contains("added token id -1 must be an integer >= 0"));
+  j = small_tokenizer();
+  j["model"]["vocab"]["a"] = -5;
+  CHECK_THAT(refusal(j), Contains("vocab id of 'a' must be an integer >= 0"));
+  j["model"]["vocab"]["a"] = std::numeric_limits<std::uint64_t>::max();
+  CHECK_THAT(refusal(j), Contains("vocab id of 'a' must be an integer >= 0"));
+  // An empty vocabulary.
+  j = small_tokenizer();
+  j["model"]["vocab"] = json::object();
+  j["model"]["merges"] = json::array();
+  CHECK_THAT(refusal(j), Contains("model.vocab is empty"));
 }

@@ -4,7 +4,13 @@
 #include "tests/catch.h"
 #include <ATen/ATen.h>
 
+#include <sys/stat.h>
+
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <vector>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -187,4 +193,151 @@ TEST_CASE("the HF model refuses bad inputs", "[models][hf]") {
   CHECK_THROWS_WITH(model.forward_embeddings(at::zeros({65, 32})), Contains("sequence length must be in [1, 64]"));
   CHECK_THROWS_WITH(model.forward_embeddings(at::zeros({3, 31})), Contains("input embeddings must be"));
   CHECK_THROWS_WITH(model.forward_embeddings(at::full({2, 32}, NAN)), Contains("NaN or Inf"));
+}
+
+namespace {
+
+// The bytes of a file, and the file with `length` bytes at `offset` replaced.
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The header of a safetensors file and the offset of its data section.
+nlohmann::json safetensors_header(const std::string& bytes, std::uint64_t& data_start) {
+  std::uint64_t n = 0;
+  std::memcpy(&n, bytes.data(), 8);
+  data_start = 8 + n;
+  return nlohmann::json::parse(bytes.substr(8, n));
+}
+
+// The folder's model.safetensors with the first element of `tensor` set to `value` (raw bytes).
+void poke_first_element(const std::string& folder, const std::string& tensor, const std::string& value) {
+  std::string bytes = file_bytes(folder + "/model.safetensors");
+  std::uint64_t data_start = 0;
+  const nlohmann::json header = safetensors_header(bytes, data_start);
+  const std::uint64_t begin = header[tensor]["data_offsets"][0].get<std::uint64_t>();
+  bytes.replace(data_start + begin, value.size(), value);
+  write_file(folder + "/model.safetensors", bytes);
+}
+
+std::string refusal_of(const std::function<void()>& load) {
+  try {
+    load();
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::bad_input);
+    return e.what();
+  }
+  return "accepted";
+}
+
+}  // namespace
+
+TEST_CASE("a checkpoint that disagrees with config.json or holds NaN/Inf is refused when loaded", "[models][hf]") {
+  TempDir dir("embpriv_hf_agree");
+  const std::string good = dir / "good";
+  make_model("qwen2_bias", good);
+  const auto copy_of = [&](const std::string& from, const std::string& name) {
+    fs::copy(from, dir / name);
+    return std::string(dir / name);
+  };
+
+  // num_hidden_layers 1 on a 2-layer checkpoint ran as a 1-layer model without a word.
+  const std::string fewer = copy_of(good, "fewer_layers");
+  nlohmann::json config = read_json(fewer + "/config.json");
+  config["num_hidden_layers"] = 1;
+  write_json(fewer + "/config.json", config);
+  const std::string unused = refusal_of([&] { load_hf_checkpoint(fewer); });
+  CHECK_THAT(unused, Contains("model.safetensors holds 12 tensor(s) config.json does not use ('model.layers.1."));
+  CHECK_THAT(unused, Contains("num_hidden_layers"));
+
+  // A non-finite weight in each file dtype: float32, float16 and bfloat16 NaN and Inf.
+  const float f32_nan = std::nanf(""), f32_inf = INFINITY;
+  const std::string nan32(reinterpret_cast<const char*>(&f32_nan), 4), inf32(reinterpret_cast<const char*>(&f32_inf), 4);
+  const std::string nan_f32 = copy_of(good, "nan_f32");
+  poke_first_element(nan_f32, "model.norm.weight", nan32);
+  CHECK_THAT(refusal_of([&] { load_hf_checkpoint(nan_f32); }),
+             Contains("model.safetensors: tensor 'model.norm.weight' holds a non-finite weight (NaN or Inf) at element 0"));
+  const std::string inf_f32 = copy_of(good, "inf_f32");
+  poke_first_element(inf_f32, "model.layers.1.mlp.down_proj.weight", inf32);
+  CHECK_THAT(refusal_of([&] { load_hf_checkpoint(inf_f32); }), Contains("'model.layers.1.mlp.down_proj.weight' holds a non-finite"));
+  make_model("llama_gqa_f16", dir / "f16");
+  const std::string inf_f16 = copy_of(dir / "f16", "inf_f16");
+  poke_first_element(inf_f16, "model.embed_tokens.weight", std::string("\x00\x7c", 2));  // float16 +Inf
+  CHECK_THAT(refusal_of([&] { load_hf_checkpoint(inf_f16); }), Contains("'model.embed_tokens.weight' holds a non-finite"));
+  make_model("qwen3_qk_norm_bf16", dir / "bf16");
+  const std::string nan_bf16 = copy_of(dir / "bf16", "nan_bf16");
+  poke_first_element(nan_bf16, "model.layers.0.self_attn.q_norm.weight", std::string("\xc0\x7f", 2));  // bfloat16 NaN
+  CHECK_THAT(refusal_of([&] { load_hf_checkpoint(nan_bf16); }), Contains("'model.layers.0.self_attn.q_norm.weight' holds a non-finite"));
+
+  // rope_theta 1e-300 overflows the rotary frequencies.
+  config = read_json(good + "/config.json");
+  config["rope_theta"] = 1e-300;
+  CHECK_THAT(refusal_of([&] { parse_hf_decoder_config(config.dump(), "c.json"); }),
+             Contains("c.json: 'rope_theta' must be a finite number > 1, got 1e-300"));
+  config["rope_theta"] = 1.0;
+  CHECK_THAT(refusal_of([&] { parse_hf_decoder_config(config.dump(), "c.json"); }), Contains("'rope_theta' must be"));
+
+  // Overlapping and fractional data_offsets.
+  const std::string bytes = file_bytes(good + "/model.safetensors");
+  std::uint64_t data_start = 0;
+  const nlohmann::json header = safetensors_header(bytes, data_start);
+  const auto with_header = [&](const nlohmann::json& h) {
+    const std::string text = h.dump();
+    const std::uint64_t n = text.size();
+    return std::string(reinterpret_cast<const char*>(&n), 8) + text + bytes.substr(data_start);
+  };
+  nlohmann::json lying = header;
+  lying["model.layers.0.input_layernorm.weight"]["data_offsets"] = header["model.norm.weight"]["data_offsets"];
+  write_file(dir / "overlap.safetensors", with_header(lying));
+  CHECK_THAT(refusal_of([&] { SafetensorsFile(dir / "overlap.safetensors"); }),
+             Contains("tensors 'model.layers.0.input_layernorm.weight' and 'model.norm.weight' overlap") ||
+                 Contains("tensors 'model.norm.weight' and 'model.layers.0.input_layernorm.weight' overlap"));
+  lying = header;
+  const std::uint64_t end = header["model.norm.weight"]["data_offsets"][1].get<std::uint64_t>();
+  lying["model.norm.weight"]["data_offsets"] = {static_cast<double>(end) - 128 + 0.5, static_cast<double>(end) + 0.5};
+  write_file(dir / "fraction.safetensors", with_header(lying));
+  CHECK_THAT(refusal_of([&] { SafetensorsFile(dir / "fraction.safetensors"); }),
+             Contains("tensor 'model.norm.weight' has a shape or data_offsets that are not lists of whole numbers"));
+}
+
+TEST_CASE("stray, dangling, looping, folder and FIFO safetensors files in a model folder", "[models][hf]") {
+  TempDir dir("embpriv_hf_stray");
+  const std::string good = dir / "good";
+  make_model("qwen2_bias", good);
+  const std::string index_folder = dir / "index_folder";
+  fs::copy(good, index_folder);
+  // Files no index names (an interrupted download) are not read: the load and the weight files
+  // the memory estimate sums are those of model.safetensors alone.
+  fs::create_symlink(dir / "nowhere", good + "/model-00003-of-00003.safetensors");
+  fs::create_directory(good + "/partial.safetensors");
+  REQUIRE(mkfifo((good + "/fifo.safetensors").c_str(), 0600) == 0);
+  fs::create_symlink("loop.safetensors", good + "/loop.safetensors");
+  CHECK(load_hf_checkpoint(good).layers.size() == 2);
+  CHECK(hf_weight_files(good) == std::vector<std::string>{good + "/model.safetensors"});
+
+  // The file the load reads is one of those: refused naming it, never blocking on the FIFO.
+  const auto with_weights = [&](const std::string& name, const std::function<void(const std::string&)>& make) {
+    const std::string folder = dir / name;
+    fs::create_directories(folder);
+    fs::copy(good + "/config.json", folder + "/config.json");
+    make(folder + "/model.safetensors");
+    return refusal_of([&] { load_hf_checkpoint(folder); });
+  };
+  CHECK_THAT(with_weights("dangling", [&](const std::string& p) { fs::create_symlink(dir / "nowhere", p); }),
+             Contains("model.safetensors': No such file or directory"));
+  CHECK_THAT(with_weights("looping", [&](const std::string& p) { fs::create_symlink(p, p); }),
+             Contains("model.safetensors': Too many levels of symbolic links"));
+  CHECK_THAT(with_weights("folder", [&](const std::string& p) { fs::create_directory(p); }),
+             Contains("model.safetensors' is not a regular file"));
+  CHECK_THAT(with_weights("fifo", [&](const std::string& p) { REQUIRE(mkfifo(p.c_str(), 0600) == 0); }),
+             Contains("model.safetensors' is not a regular file"));
+  // A shard index that is a folder (std::ifstream threw basic_filebuf's underflow error).
+  fs::create_directory(index_folder + "/model.safetensors.index.json");
+  CHECK_THAT(refusal_of([&] { load_hf_checkpoint(index_folder); }), Contains("model.safetensors.index.json' is not a regular file"));
+  fs::remove(index_folder + "/config.json");
+  fs::create_directory(index_folder + "/config.json");
+  CHECK_THAT(refusal_of([&] { load_hf_checkpoint(index_folder); }), Contains("config.json' is not a regular file"));
 }

@@ -10,6 +10,7 @@
 #include "data/data_paths.h"
 #include "data/embedding_formats.h"
 #include "data/hf_tokenizer_json.h"
+#include "data/unicode_categories.h"
 #include "data/llama2c_tokenizer_adapter.h"
 #include "data/word_tokenizer.h"
 #include "core/device.h"
@@ -48,6 +49,12 @@ InversionSettings read_vocabulary_settings(const YAML::Node& c, const std::strin
                       point_value<double>(c, "language_model.temperature")};
   s.tokenizer = tokenizer_for_model(s.model, s.tokenizer);
   s.train_sentences = point_value<std::vector<std::string>>(c, "utility.train_sentences");
+  // obfuslm's prompt is text every row encodes: invalid UTF-8 is refused here, before any row,
+  // as the tokenizers refuse it (data/hf_tokenizer.h).
+  if (const YAML::Node prompt = find_path(c, "language_model.prompt"); prompt && prompt.IsScalar()) {
+    const std::string text = prompt.as<std::string>();
+    require_key(utf8_lossy(text) == text, "language_model.prompt", "is not valid UTF-8");
+  }
   if (c["device"] && c["device"].IsScalar()) s.device = c["device"].as<std::string>();
   return s;
 }
@@ -131,6 +138,13 @@ const at::Tensor& sampled_texts(const InversionData& data, const InversionSettin
   const std::string key = "sampled_texts|" + s.model + "|" + std::to_string(s.stories) + "|" +
                           std::to_string(s.story_tokens) + "|" + flow_yaml(YAML::Node(s.temperature)) + "|" +
                           std::to_string(texts_seed);
+  // A text of `tokens` tokens after <s> needs tokens + 1 positions of the model.
+  const std::int64_t positions = data.model->max_sequence_length();
+  EMBPRIV_CHECK(s.story_tokens < positions,
+                "language_model.tokens " << s.story_tokens << " needs " << s.story_tokens + 1 << " positions, but data.model '"
+                                         << s.model << "' has " << positions << " (max_position_embeddings of its "
+                                         << "config.json, or a llama2.c seq_len); lower language_model.tokens to at most "
+                                         << positions - 1);
   return cache.get_or_make<at::Tensor>(
       key, [&] { return sample_texts(*data.model, s.stories, s.story_tokens, s.temperature, texts_seed); });
 }

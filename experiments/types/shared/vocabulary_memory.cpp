@@ -6,7 +6,9 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "core/memory_limit.h"
 #include "data/data_paths.h"
+#include "models/hf_checkpoint.h"
 #include "models/hf_decoder_config.h"
 
 namespace embpriv {
@@ -34,31 +36,62 @@ double glove_load_bytes(std::int64_t words) {
 
 LanguageModelShape read_language_model_shape(const std::string& checkpoint_path) {
   const std::string path = resolve_data_path(checkpoint_path);
-  if (std::filesystem::is_directory(path)) {  // a Hugging Face folder: its config.json
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {  // a Hugging Face folder: its config.json
     const HfDecoderConfig c = read_hf_decoder_config(path);
     return {c.hidden_size, c.intermediate_size, c.num_hidden_layers, c.num_attention_heads, c.vocab_size};
   }
+  // A weights file of a Hugging Face folder named instead of the folder: its header is no
+  // llama2.c header, and the sizes read from it would be blamed on other keys.
+  EMBPRIV_CHECK(std::filesystem::path(path).extension() != ".safetensors",
+                "data.model '" << checkpoint_path << "' is a safetensors file; give the Hugging Face folder that "
+                               << "holds it and its config.json (or a llama2.c .bin)");
   // llama2.c's header: seven int32 (dim, hidden_dim, n_layers, n_heads, n_kv_heads, vocab_size,
   // seq_len), a negative vocab_size marking an unshared classifier (run.c, read_checkpoint).
   std::ifstream in(path, std::ios::binary);
   std::int32_t header[7] = {};
   in.read(reinterpret_cast<char*>(header), sizeof header);
   EMBPRIV_CHECK(in, "cannot read the header of the llama2.c checkpoint " << checkpoint_path);
-  return {header[0], header[1], header[2], header[3], std::abs(static_cast<std::int64_t>(header[5]))};
+  const LanguageModelShape shape{header[0], header[1], header[2], header[3],
+                                 std::abs(static_cast<std::int64_t>(header[5]))};
+  // The file holds at least the token embedding (vocab x dim float32) after the header.
+  const double bytes = static_cast<double>(std::filesystem::file_size(path, error));
+  EMBPRIV_CHECK(!error && shape.dim > 0 && shape.hidden_dim > 0 && shape.layers > 0 && shape.heads > 0 &&
+                    shape.vocab > 0 && 4.0 * static_cast<double>(shape.vocab) * static_cast<double>(shape.dim) <= bytes,
+                "data.model '" << checkpoint_path << "' is not a llama2.c checkpoint (header dim=" << header[0]
+                               << " vocab=" << header[5] << " does not fit its " << bytes << " bytes)");
+  return shape;
 }
 
 double language_model_weight_bytes(const std::string& checkpoint_path) {
   const std::string path = resolve_data_path(checkpoint_path);
-  if (!std::filesystem::is_directory(path)) return static_cast<double>(std::filesystem::file_size(path));
-  // A Hugging Face folder: its safetensors files, memory-mapped in their dtype, and the largest
+  std::error_code error;
+  if (!std::filesystem::is_directory(path, error)) {
+    const std::uintmax_t size = std::filesystem::file_size(path, error);
+    EMBPRIV_CHECK(!error, "cannot read the size of the checkpoint '" << path << "': " << error.message());
+    return static_cast<double>(size);
+  }
+  // A Hugging Face folder: the safetensors files the load reads (model.safetensors or the shards
+  // the index names; never other *.safetensors files, such as an interrupted download's, which
+  // may be dangling links, folders or FIFOs), memory-mapped in their dtype, and the largest
   // float32 matrix a forward pass converts at a time (models/hf_decoder_model.h): at most the
   // embedding or the head, vocab_size x hidden_size.
   double files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(path)) {
-    if (entry.path().extension() == ".safetensors") files += static_cast<double>(entry.file_size());
+  for (const std::string& file : hf_weight_files(path)) {
+    const std::uintmax_t size = std::filesystem::file_size(file, error);
+    EMBPRIV_CHECK(!error, "cannot read the size of '" << file << "': " << error.message());
+    files += static_cast<double>(size);
   }
   const HfDecoderConfig c = read_hf_decoder_config(path);
-  return files + 4.0 * static_cast<double>(c.vocab_size) * static_cast<double>(c.hidden_size);
+  const double head = 4.0 * static_cast<double>(c.vocab_size) * static_cast<double>(c.hidden_size);
+  // The model alone may not fit (a config.json with hidden_size 2^62): that is the model's
+  // fault, not that of the run's size keys, so it is refused here naming the file and its keys.
+  const std::string problem = batch_memory_problem(files + head);
+  EMBPRIV_CHECK(problem.empty(), "data.model '" << checkpoint_path << "' (" << path << "/config.json: vocab_size "
+                                                << c.vocab_size << ", hidden_size " << c.hidden_size
+                                                << "): its weights with one float32 vocab_size x hidden_size matrix "
+                                                << problem);
+  return files + head;
 }
 
 double language_model_utility_bytes(const LanguageModelShape& m, std::int64_t texts, std::int64_t tokens) {
