@@ -6,7 +6,9 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/rng.h"
 #include "federated/aggregation.h"
+#include "federated/protocol.h"
 
 namespace embpriv {
 
@@ -53,6 +55,43 @@ DpFtrlServer::DpFtrlServer(const at::Tensor& initial, double sigma, double eta, 
 at::Tensor DpFtrlServer::step(const std::vector<at::Tensor>& clipped_updates) {
   const at::Tensor noisy_prefix = tree_.add(sum_of_releases(initial_, clipped_updates, "DP-FTRL"));  // S_t
   return initial_ + (eta_ / static_cast<double>(clients_per_round_)) * noisy_prefix;
+}
+
+namespace {
+
+// DP-FTRL's protocol: the clients send their clipped updates without noise (dp.clip is update by
+// design: the settings refuse parameters); the trusted server's tree noise is one Gaussian
+// mechanism for the whole run, of the schedule's sensitivity (releases = 1).
+class DpFtrlProtocol final : public Protocol {
+ public:
+  DpFtrlProtocol(const FederatedOptions& o, const ParticipationSchedule& schedule, std::int64_t clients,
+                 const at::Tensor& initial)
+      : Protocol(o, calibrated_noise(o.dp, dp_ftrl_sensitivity(schedule, clients, o.dp.clip_norm), 1)),
+        server_(initial, noise_.sigma, o.ftrl_eta, static_cast<std::int64_t>(schedule.front().size()),
+                derive_seed(o.seed, 0, "federated.dp_ftrl")) {
+    noise_.epsilon_per_round = false;  // the tree's eps is the run's, whatever dp.budget says
+  }
+
+  at::Tensor release(const at::Tensor& local, const at::Tensor& global, std::uint64_t) const override {
+    const at::Tensor update = local - global;
+    return options_.dp.enabled ? clip_to_norm(update, options_.dp.clip_norm) : update;
+  }
+
+  at::Tensor aggregate(const at::Tensor& global, const std::vector<at::Tensor>& released,
+                       RoundRecord& record) override {
+    record.kept_releases = static_cast<std::int64_t>(released.size());
+    return server_.step(released).to(global.scalar_type());
+  }
+
+ private:
+  DpFtrlServer server_;
+};
+
+}  // namespace
+
+std::unique_ptr<Protocol> make_dp_ftrl_protocol(const FederatedOptions& options, const ParticipationSchedule& schedule,
+                                                std::int64_t clients, const at::Tensor& initial) {
+  return std::make_unique<DpFtrlProtocol>(options, schedule, clients, initial);
 }
 
 }  // namespace embpriv

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "federated/aggregation.h"
+#include "federated/protocol.h"
 
 namespace embpriv {
 
@@ -59,6 +60,35 @@ FaflServer::FaflServer(std::int64_t parameters, const FaflOptions& o)
 
 at::Tensor FaflServer::inverse_preconditioner() const {
   return (1.0 / (second_moment_.sqrt() + options_.lambda)).to(at::kFloat);
+}
+
+namespace {
+
+// FAFL's protocol: STORM local steps preconditioned by the server's matrix, eq. (4) releases
+// (Delta2 = 2 theta, one a round), the server's mean and matrix update.
+class FaflProtocol final : public Protocol {
+ public:
+  FaflProtocol(const FederatedOptions& o, std::int64_t parameters)
+      : Protocol(o, calibrated_noise(o.dp, 2.0 * o.dp.clip_norm, o.rounds)), server_(parameters, o.fafl) {}
+
+  double train_locally(TextClassifier& local, const LabelledUnits& data, std::uint64_t seed) const override {
+    return fafl_local_steps(local, data.ids, data.labels, server_.inverse_preconditioner(), options_.fafl, seed);
+  }
+
+  at::Tensor aggregate(const at::Tensor& global, const std::vector<at::Tensor>& released,
+                       RoundRecord& record) override {
+    record.kept_releases = static_cast<std::int64_t>(released.size());
+    return server_.step(global, released);
+  }
+
+ private:
+  FaflServer server_;
+};
+
+}  // namespace
+
+std::unique_ptr<Protocol> make_fafl_protocol(const FederatedOptions& options, std::int64_t parameters) {
+  return std::make_unique<FaflProtocol>(options, parameters);
 }
 
 at::Tensor FaflServer::step(const at::Tensor& global, const std::vector<at::Tensor>& released) {

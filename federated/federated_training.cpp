@@ -5,15 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <optional>
 
 #include "core/error.h"
 #include "core/progress.h"
 #include "core/rng.h"
-#include "federated/dp_ftrl.h"
 #include "federated/knowledge_alignment.h"
-#include "federated/robust_dpfl.h"
-#include "mechanisms/gaussian_calibration.h"
+#include "federated/protocol.h"
 
 namespace embpriv {
 namespace {
@@ -50,93 +47,9 @@ void check_options(const std::vector<LabelledUnits>& clients, const ProxyKnowled
   }
 }
 
-// federated_noise_sigma for a schedule already drawn.
-double noise_sigma(const FederatedOptions& o, std::int64_t clients, const std::vector<std::vector<std::int64_t>>& schedule) {
-  if (!o.dp.enabled) return 0.0;
-  const double sensitivity = 2.0 * o.dp.clip_norm;  // one release, replace-one (local_dp.h)
-  switch (o.protocol) {
-    case FederatedProtocol::dp_ftrl:
-      return gaussian_sigma(o.dp.calibration, o.dp.epsilon, o.dp.delta,
-                            dp_ftrl_sensitivity(schedule, clients, o.dp.clip_norm));
-    case FederatedProtocol::robust_dpfl:  // every round a client may take part in: T releases
-      return rdp_calibrated_sigma(o.dp.epsilon, o.dp.delta, o.rounds, sensitivity);
-    case FederatedProtocol::fafl:
-    case FederatedProtocol::local_dp:
-      break;
-  }
-  return local_dp_sigma(o.dp);
-}
-
-// The server's side of one protocol: what a client sends and how the releases become the model.
-class ProtocolServer {
- public:
-  ProtocolServer(const FederatedOptions& o, const std::vector<std::vector<std::int64_t>>& schedule,
-                 std::int64_t clients, const at::Tensor& initial)
-      : o_(o), sigma_(noise_sigma(o, clients, schedule)), aggregator_(o.aggregator, o.fedadam) {
-    if (o.protocol == FederatedProtocol::dp_ftrl) {
-      const auto m = static_cast<std::int64_t>(schedule.front().size());  // the same in every round
-      ftrl_.emplace(initial, sigma_, o.ftrl_eta, m, derive_seed(o.seed, 0, "federated.dp_ftrl"));
-    }
-    if (o.protocol == FederatedProtocol::fafl) fafl_.emplace(initial.size(0), o.fafl);
-  }
-
-  // Client's local training from the global model; returns its last loss.
-  double train_locally(TextClassifier& local, const LabelledUnits& data, std::uint64_t seed) const {
-    if (o_.protocol == FederatedProtocol::fafl) {
-      return fafl_local_steps(local, data.ids, data.labels, fafl_->inverse_preconditioner(), o_.fafl, seed);
-    }
-    return local.train(data.ids, data.labels, o_.local, seed);
-  }
-
-  // What the client sends: eq. (4)'s release, or (DP-FTRL) its clipped update, noiseless.
-  at::Tensor release(const at::Tensor& local, const at::Tensor& global, std::uint64_t seed) const {
-    if (o_.protocol != FederatedProtocol::dp_ftrl) return release_local_model(local, global, o_.dp, sigma_, seed);
-    const at::Tensor update = local - global;
-    return o_.dp.enabled ? clip_to_norm(update, o_.dp.clip_norm) : update;
-  }
-
-  at::Tensor aggregate(const at::Tensor& global, const std::vector<at::Tensor>& released, RoundRecord& record) {
-    record.kept_releases = static_cast<std::int64_t>(released.size());
-    switch (o_.protocol) {
-      case FederatedProtocol::dp_ftrl:
-        return ftrl_->step(released).to(global.scalar_type());
-      case FederatedProtocol::robust_dpfl: {
-        // Without DP nothing is clipped and there is no noise floor to test against: every
-        // release counts, as in FedAvg.
-        if (!o_.dp.enabled) return mean_of_releases(global, released, "Robust-DPFL").to(global.scalar_type());
-        const RobustAggregate robust = noise_aware_mean(released, sigma_, o_.dp.clip_norm, o_.robust_z);
-        record.kept_releases = robust.kept;
-        return robust.model;
-      }
-      case FederatedProtocol::fafl:
-        return fafl_->step(global, released);
-      case FederatedProtocol::local_dp:
-        break;
-    }
-    return aggregator_.step(global, released);
-  }
-
- private:
-  const FederatedOptions& o_;
-  double sigma_;
-  ServerAggregator aggregator_;
-  std::optional<DpFtrlServer> ftrl_;
-  std::optional<FaflServer> fafl_;
-};
-
 }  // namespace
 
-const char* to_string(FederatedProtocol protocol) {
-  switch (protocol) {
-    case FederatedProtocol::dp_ftrl: return "dp_ftrl";
-    case FederatedProtocol::robust_dpfl: return "robust_dpfl";
-    case FederatedProtocol::fafl: return "fafl";
-    case FederatedProtocol::local_dp: break;
-  }
-  return "local_dp";
-}
-
-std::vector<std::vector<std::int64_t>> participation_schedule(std::int64_t clients, const FederatedOptions& o) {
+ParticipationSchedule participation_schedule(std::int64_t clients, const FederatedOptions& o) {
   EMBPRIV_CHECK(clients >= 1 && o.rounds >= 1, "federated training: no clients or no rounds");
   std::vector<std::vector<std::int64_t>> schedule;
   for (std::int64_t n = 0; n < o.rounds; ++n) {
@@ -146,8 +59,9 @@ std::vector<std::vector<std::int64_t>> participation_schedule(std::int64_t clien
   return schedule;
 }
 
-double federated_noise_sigma(const FederatedOptions& o, std::int64_t clients) {
-  return noise_sigma(o, clients, participation_schedule(clients, o));
+FederatedNoise federated_noise(const FederatedOptions& o, std::int64_t clients) {
+  // The protocol's noise does not depend on the model: a one-parameter stand-in builds it.
+  return make_protocol(o, participation_schedule(clients, o), clients, at::zeros({1}))->noise();
 }
 
 std::vector<RoundRecord> train_federated(TextClassifier& model, const std::vector<LabelledUnits>& clients,
@@ -155,8 +69,8 @@ std::vector<RoundRecord> train_federated(TextClassifier& model, const std::vecto
                                          const std::function<double(const TextClassifier&)>& evaluate) {
   check_options(clients, proxy, o);
   const auto K = static_cast<std::int64_t>(clients.size());
-  const std::vector<std::vector<std::int64_t>> schedule = participation_schedule(K, o);
-  ProtocolServer server(o, schedule, K, model.shared_parameters());
+  const ParticipationSchedule schedule = participation_schedule(K, o);
+  const std::unique_ptr<Protocol> protocol = make_protocol(o, schedule, K, model.shared_parameters());
   std::vector<RoundRecord> records;
   ProgressBar progress(o.rounds, "rounds");
   for (std::int64_t n = 0; n < o.rounds; ++n) {
@@ -168,14 +82,14 @@ std::vector<RoundRecord> train_federated(TextClassifier& model, const std::vecto
     for (const std::int64_t u : schedule[static_cast<std::size_t>(n)]) {
       const auto client_round = round * static_cast<std::uint64_t>(K) + static_cast<std::uint64_t>(u);
       TextClassifier local = model.clone();
-      record.local_loss += server.train_locally(local, clients[static_cast<std::size_t>(u)],
+      record.local_loss += protocol->train_locally(local, clients[static_cast<std::size_t>(u)],
                                                 derive_seed(o.seed, client_round, "federated.local"));
-      released.push_back(server.release(local.shared_parameters(), global,
+      released.push_back(protocol->release(local.shared_parameters(), global,
                                         derive_seed(o.seed, client_round, "federated.noise")));
     }
     record.clients = static_cast<std::int64_t>(released.size());
     record.local_loss /= static_cast<double>(released.size());
-    model.set_shared_parameters(server.aggregate(global, released, record));
+    model.set_shared_parameters(protocol->aggregate(global, released, record));
     if (o.distill.every > 0 && (n + 1) % o.distill.every == 0) {
       const at::Tensor server_answers = model.probabilities(proxy->ids);
       const at::Tensor& teachers = o.distill.use_teachers ? proxy->teacher_mean : server_answers;

@@ -5,25 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "accounting/renyi_dp.h"
 #include "core/error.h"
+#include "federated/protocol.h"
 
 namespace embpriv {
-
-double rdp_calibrated_sigma(double epsilon, double delta, std::int64_t releases, double l2_sensitivity) {
-  EMBPRIV_CHECK(epsilon > 0 && std::isfinite(epsilon), "Robust-DPFL: eps must be > 0, got " << epsilon);
-  EMBPRIV_CHECK(delta > 0 && delta < 1, "Robust-DPFL: delta must be in (0, 1), got " << delta);
-  EMBPRIV_CHECK(releases >= 1, "Robust-DPFL: releases must be >= 1, got " << releases);
-  EMBPRIV_CHECK(l2_sensitivity > 0, "Robust-DPFL: the sensitivity must be > 0, got " << l2_sensitivity);
-  const auto eps_of = [&](double multiplier) { return gaussian_rdp_account(multiplier, releases, delta).epsilon; };
-  double low = 1e-3, high = 1.0;
-  while (eps_of(high) > epsilon) high *= 2;  // eps falls as the noise grows
-  for (int i = 0; i < 100 && high - low > 1e-12 * high; ++i) {
-    const double mid = 0.5 * (low + high);
-    (eps_of(mid) > epsilon ? low : high) = mid;
-  }
-  return high * l2_sensitivity;
-}
 
 RobustAggregate noise_aware_mean(const std::vector<at::Tensor>& releases, double sigma, double clip_norm, double z) {
   EMBPRIV_CHECK(!releases.empty(), "Robust-DPFL: no client released a model this round");
@@ -54,6 +39,33 @@ RobustAggregate noise_aware_mean(const std::vector<at::Tensor>& releases, double
   out.kept = static_cast<std::int64_t>(kept.size());
   out.model = R.index_select(0, at::tensor(kept, at::kLong)).mean(0).to(releases.front().scalar_type());
   return out;
+}
+
+namespace {
+
+// Robust-DPFL's protocol: eq. (4) releases whose noise is calibrated for the whole run (by
+// default, published_choices), aggregated by the noise-aware mean.
+class RobustDpflProtocol final : public Protocol {
+ public:
+  explicit RobustDpflProtocol(const FederatedOptions& o)
+      : Protocol(o, calibrated_noise(o.dp, 2.0 * o.dp.clip_norm, o.rounds)) {}  // Delta2 = 2 theta, T releases
+
+  at::Tensor aggregate(const at::Tensor& global, const std::vector<at::Tensor>& released,
+                       RoundRecord& record) override {
+    record.kept_releases = static_cast<std::int64_t>(released.size());
+    // Without DP nothing is clipped and there is no noise floor to test against: every
+    // release counts, as in FedAvg.
+    if (!options_.dp.enabled) return mean_of_releases(global, released, "Robust-DPFL").to(global.scalar_type());
+    const RobustAggregate robust = noise_aware_mean(released, noise_.sigma, options_.dp.clip_norm, options_.robust_z);
+    record.kept_releases = robust.kept;
+    return robust.model;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Protocol> make_robust_dpfl_protocol(const FederatedOptions& options) {
+  return std::make_unique<RobustDpflProtocol>(options);
 }
 
 }  // namespace embpriv

@@ -2,10 +2,11 @@
 // Robust-DPFL (Qi, Wang, Huang, "Towards the robustness of differentially private federated
 // learning", AAAI 2024; PrivateAI's [13]) as embpriv reads it (docs/privateai.md, "Baselines":
 // what the paper's text fixes and what was assumed):
-//  1. Renyi-DP noise on the local model before upload: each client clips its update to theta
-//     and adds N(0, sigma^2 I) with sigma chosen so that the T releases a client can make
-//     compose, by RDP (Mironov 2017) and the tight conversion, to the configured (eps, delta):
-//     eps is the client's budget for the whole run, not per round.
+//  1. Renyi-DP noise on the local model before upload: each client clips to theta (eq. (4),
+//     dp.clip) and adds N(0, sigma^2 I) with sigma chosen so that the T releases a client can
+//     make compose, by RDP (Mironov 2017) and the tight conversion, to the configured
+//     (eps, delta): eps is the client's budget for the whole run, not per round (its published
+//     dp.calibration rdp and dp.budget run: federated/protocol.h; local_dp.h: calibrated_sigma).
 //  2. A noise-aware robust aggregation: the server cannot tell a poisoned release from a clean
 //     one beyond the noise floor, so it keeps the releases whose median squared distance to the
 //     others lies within the band that clean releases reach: for r_u = c_u + n_u, with the
@@ -21,10 +22,6 @@
 #include <vector>
 
 namespace embpriv {
-
-// The smallest sigma whose `releases`-fold Gaussian mechanism of L2 sensitivity Delta2 is
-// (eps, delta)-DP by RDP (accounting/renyi_dp.h): a bisection on the noise multiplier.
-double rdp_calibrated_sigma(double epsilon, double delta, std::int64_t releases, double l2_sensitivity);
 
 struct RobustAggregate {
   at::Tensor model;      // [P], the mean of the kept releases

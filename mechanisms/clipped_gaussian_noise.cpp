@@ -33,7 +33,12 @@ PrivacyClaim ClippedGaussianNoise::claim(double epsilon, const char* released) c
     note << "; NOT proven: the classic formula needs eps < 1";
   }
   if (released && *released) note << "; " << released;
-  return {"approx_dp", epsilon, delta, neighbours.str(), note.str()};
+  PrivacyClaim claim{"approx_dp", epsilon, delta, neighbours.str(), note.str()};
+  claim.sigma = sigma(epsilon);
+  claim.l2_sensitivity = l2_sensitivity();
+  claim.epsilon_actual = analytic_gaussian_epsilon(claim.sigma, delta, claim.l2_sensitivity);
+  claim.epsilon_actual_source = "analytic Gaussian eps of the noise used (Balle & Wang 2018, Thm 8)";
+  return claim;
 }
 
 double analytic_noise_share_epsilon(const ClippedGaussianNoise& noise, double share, std::int64_t d) {

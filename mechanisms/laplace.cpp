@@ -53,7 +53,10 @@ PrivacyClaim LaplaceMechanism::claim_at(double epsilon) const {
   neighbours << "any two inputs after clipping to L1 norm C = " << clip_norm_
              << " (Delta1 = 2C)";
   note << "b = " << scale(epsilon);
-  return {"pure_dp", epsilon, 0.0, neighbours.str(), note.str()};
+  PrivacyClaim claim{"pure_dp", epsilon, 0.0, neighbours.str(), note.str()};
+  claim.epsilon_actual = epsilon;  // b = Delta1 / eps is exact for every eps (Dwork & Roth, Thm 3.6)
+  claim.epsilon_actual_source = "exact by construction (Laplace, b = Delta1 / eps)";
+  return claim;
 }
 
 }  // namespace embpriv

@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "core/rng.h"
 #include "mechanisms/channels.h"
@@ -17,11 +18,24 @@ namespace embpriv {
 
 // What a method's paper promises, and whether embpriv finds that the promise holds.
 struct PrivacyClaim {
+  PrivacyClaim() = default;
+  PrivacyClaim(std::string kind_, double epsilon_, double delta_, std::string neighbours_, std::string note_)
+      : kind(std::move(kind_)), epsilon(epsilon_), delta(delta_), neighbours(std::move(neighbours_)),
+        note(std::move(note_)) {}
   std::string kind;    // "metric_dp", "pure_dp", "approx_dp" or "none"
   double epsilon = 0;  // metric_dp: per radian of geodesic distance between directions
   double delta = 0;
   std::string neighbours;  // what two inputs the guarantee compares
   std::string note;        // caveats, errata, what is released in the clear
+  // What the noise really used gives, next to the eps the claim names (never copied from it
+  // where it can differ): the eps of the actual noise at `delta` and where that number comes
+  // from. Gaussian noise: the exact eps of its sigma over Delta2 (Balle & Wang 2018, Thm 8),
+  // larger than `epsilon` when the classic formula is used at eps >= 1; Laplace and vMF: equal
+  // to `epsilon` by construction; a claim that does not hold (vmf_tangent): +inf.
+  double epsilon_actual = std::numeric_limits<double>::quiet_NaN();
+  std::string epsilon_actual_source;
+  double sigma = std::numeric_limits<double>::quiet_NaN();           // Gaussian noise per coordinate
+  double l2_sensitivity = std::numeric_limits<double>::quiet_NaN();  // Delta2 of the Gaussian noise
   std::string describe() const;
 };
 

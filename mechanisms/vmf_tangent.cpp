@@ -52,10 +52,13 @@ NeighbouringPair VmfTangentMechanism::neighbouring_pair(std::int64_t d, double d
 }
 
 PrivacyClaim VmfTangentMechanism::claim_at(double epsilon) const {
-  return {"none", epsilon, 0.0, "any two directions",
-          "the vMF paper claims eps*d_geo metric privacy (Thm 4.1), but Algorithm 1 puts every "
-          "output at the fixed angle arctan(beta/eps) from its input, so no finite eps holds "
-          "(docs/errata.md); the norm ||x|| is released in the clear"};
+  PrivacyClaim claim{"none", epsilon, 0.0, "any two directions",
+                     "the vMF paper claims eps*d_geo metric privacy (Thm 4.1), but Algorithm 1 puts every "
+                     "output at the fixed angle arctan(beta/eps) from its input, so no finite eps holds "
+                     "(docs/errata.md); the norm ||x|| is released in the clear"};
+  claim.epsilon_actual = std::numeric_limits<double>::infinity();
+  claim.epsilon_actual_source = "no finite eps holds: the output lies on a ring around the input (docs/errata.md)";
+  return claim;
 }
 
 }  // namespace embpriv

@@ -28,7 +28,7 @@ TEST_CASE("embpriv keys TYPE lists the type's keys, then the common ones", "[app
   CHECK_THAT(inversion.output, Contains("seeds"));
   const Outcome markdown = run_binary("keys federated --markdown");
   CHECK(markdown.code == 0);
-  CHECK_THAT(markdown.output, Contains("| `dp.clip` | text | `parameters` | parameters or update |"));
+  CHECK_THAT(markdown.output, Contains("| `dp.clip` | text | `published` | published, parameters or update |"));
   CHECK_THAT(markdown.output, Contains("| `local.learning_rate` | number | `1.0e-3` | > 0 |"));
 }
 

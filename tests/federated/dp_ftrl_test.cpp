@@ -65,7 +65,7 @@ TEST_CASE("DP-FTRL without noise at eta = 1 trains exactly as FedAvg", "[federat
   }
   FederatedOptions o;
   o.rounds = 3;
-  o.aggregator = Aggregator::fedavg;
+  o.method = FederatedMethod::fedavg;
   o.local.learning_rate = 1e-3;
   o.dp.enabled = false;
   o.seed = 5;
@@ -75,7 +75,9 @@ TEST_CASE("DP-FTRL without noise at eta = 1 trains exactly as FedAvg", "[federat
     return model.shared_parameters();
   };
   FederatedOptions ftrl = o;
-  ftrl.protocol = FederatedProtocol::dp_ftrl;
+  ftrl.method = FederatedMethod::dp_ftrl;
+  ftrl.dp.clip = ClipTarget::update;
+  ftrl.dp.budget = EpsilonBudget::run;
   // One round: the same model up to float rounding (measured 4.7e-10). Over three rounds the
   // clients' Adam amplifies that rounding (measured 3.1e-5 on parameters of size ~1).
   o.rounds = ftrl.rounds = 1;
@@ -86,8 +88,10 @@ TEST_CASE("DP-FTRL without noise at eta = 1 trains exactly as FedAvg", "[federat
   ftrl.dp.enabled = true;
   ftrl.dp.epsilon = 2;
   ftrl.dp.delta = 1e-3;
-  ftrl.dp.calibration = GaussianCalibration::analytic;
+  ftrl.dp.calibration = NoiseCalibration::analytic;
   const double sensitivity = dp_ftrl_sensitivity(participation_schedule(4, ftrl), 4, ftrl.dp.clip_norm);
   CHECK(sensitivity >= 2 * ftrl.dp.clip_norm * std::sqrt(3.0));  // 9 places for 4 clients: one takes part twice
-  CHECK(federated_noise_sigma(ftrl, 4) == Approx(analytic_gaussian_sigma(2, 1e-3, sensitivity)));
+  CHECK(federated_noise(ftrl, 4).sigma == Approx(analytic_gaussian_sigma(2, 1e-3, sensitivity)));
+  CHECK(federated_noise(ftrl, 4).sensitivity == sensitivity);
+  CHECK(federated_noise(ftrl, 4).releases == 1);  // the tree is one Gaussian mechanism for the run
 }

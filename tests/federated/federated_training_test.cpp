@@ -24,10 +24,10 @@ std::vector<LabelledUnits> four_clients(const PrivateAiData& data) {
   return clients;
 }
 
-FederatedOptions options(Aggregator aggregator) {
+FederatedOptions options(FederatedMethod method) {
   FederatedOptions o;
   o.rounds = 5;
-  o.aggregator = aggregator;
+  o.method = method;
   o.local.epochs = 2;
   o.local.learning_rate = 1e-3;
   o.dp.enabled = false;
@@ -48,11 +48,11 @@ std::vector<RoundRecord> train(const PrivateAiData& data, const FederatedOptions
 
 TEST_CASE("federated: FedAvg without DP learns; the paper's noise at eps = 0.1 does not", "[federated][privateai]") {
   const PrivateAiData& data = small_privateai_data();
-  const std::vector<RoundRecord> clean = train(data, options(Aggregator::fedavg), nullptr);
+  const std::vector<RoundRecord> clean = train(data, options(FederatedMethod::fedavg), nullptr);
   REQUIRE(clean.size() == 5);
   CHECK(clean.back().clients == 3);  // 80% of 4 clients
   CHECK(clean.back().evaluation > 0.66);  // measured 0.73; chance 0.5 (400 test units: sd 0.025)
-  FederatedOptions noisy = options(Aggregator::fedavg);
+  FederatedOptions noisy = options(FederatedMethod::fedavg);
   noisy.dp.enabled = true;
   noisy.dp.epsilon = 0.1;
   noisy.dp.delta = 1.0 / 400;
@@ -66,7 +66,7 @@ TEST_CASE("federated: FedAvg without DP learns; the paper's noise at eps = 0.1 d
 
 TEST_CASE("federated: distillation from correct teachers rescues a noisy federation", "[federated][privateai]") {
   const PrivateAiData& data = small_privateai_data();
-  FederatedOptions o = options(Aggregator::fedadam);
+  FederatedOptions o = options(FederatedMethod::fedadam);
   o.dp.enabled = true;
   o.dp.epsilon = 0.1;
   o.dp.delta = 1.0 / 400;

@@ -27,7 +27,7 @@ TEST_CASE("local DP sigma is the paper's sigma^2 = 8 theta^2 ln(1.25/delta) / ep
   o.delta = 1e-3;
   o.clip_norm = 2.0;
   CHECK(local_dp_sigma(o) == Approx(std::sqrt(8 * 4.0 * std::log(1.25 / 1e-3)) / 0.5).epsilon(1e-12));
-  o.calibration = GaussianCalibration::analytic;
+  o.calibration = NoiseCalibration::analytic;
   const double analytic = local_dp_sigma(o);
   CHECK(analytic < std::sqrt(8 * 4.0 * std::log(1.25 / 1e-3)) / 0.5);  // the exact one is tighter
   CHECK(analytic > 0);

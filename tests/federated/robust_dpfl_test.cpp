@@ -11,6 +11,7 @@
 #include "accounting/renyi_dp.h"
 #include "core/error.h"
 #include "core/rng.h"
+#include "federated/local_dp.h"
 #include "federated/robust_dpfl.h"
 
 using namespace embpriv;
@@ -29,18 +30,18 @@ at::Tensor gaussian(std::int64_t P, double sigma, std::uint64_t seed) {
 TEST_CASE("Robust-DPFL: sigma makes T releases exactly (eps, delta)-DP by RDP", "[federated]") {
   for (const std::int64_t T : {1, 10, 50}) {
     for (const double eps : {0.5, 2.0, 10.0}) {
-      const double sigma = rdp_calibrated_sigma(eps, 1e-3, T, 2.0);
+      const double sigma = calibrated_sigma(NoiseCalibration::rdp, eps, 1e-3, 2.0, T);
       INFO("T " << T << " eps " << eps << " sigma " << sigma);
       CHECK(gaussian_rdp_account(sigma / 2.0, T, 1e-3).epsilon == Approx(eps).epsilon(1e-6));
       CHECK(gaussian_rdp_account(0.99 * sigma / 2.0, T, 1e-3).epsilon > eps);  // the smallest such sigma
     }
   }
   // More releases for the same budget need more noise: about sqrt(T) times.
-  const double one = rdp_calibrated_sigma(1, 1e-5, 1, 1), hundred = rdp_calibrated_sigma(1, 1e-5, 100, 1);
+  const double one = calibrated_sigma(NoiseCalibration::rdp, 1, 1e-5, 1, 1), hundred = calibrated_sigma(NoiseCalibration::rdp, 1, 1e-5, 1, 100);
   CHECK(hundred / one > 7);
   CHECK(hundred / one < 12);
-  CHECK_THROWS_AS(rdp_calibrated_sigma(0, 1e-5, 1, 1), Error);
-  CHECK_THROWS_AS(rdp_calibrated_sigma(1, 0, 1, 1), Error);
+  CHECK_THROWS_AS(calibrated_sigma(NoiseCalibration::rdp, 0, 1e-5, 1, 1), Error);
+  CHECK_THROWS_AS(calibrated_sigma(NoiseCalibration::rdp, 1, 0, 1, 1), Error);
 }
 
 TEST_CASE("Robust-DPFL: the noise-aware mean keeps clean releases and drops outliers", "[federated][stat]") {

@@ -14,6 +14,7 @@
 #include "experiments/types/federated/federated_settings.h"
 #include "experiments/types/shared/membership_columns.h"
 #include "federated/privateai_teachers.h"
+#include "federated/protocol.h"
 
 namespace embpriv {
 namespace {
@@ -26,7 +27,8 @@ struct FederatedRun {
   std::vector<RoundRecord> rounds;
   at::Tensor candidate_phi;  // [C] logit confidence of the final model on every candidate
   at::Tensor test_answers;   // [T]
-  double delta = 0, sigma = 0;
+  double delta = 0;
+  FederatedNoise noise;  // what the run really added (its sigma, sensitivity and releases)
   std::int64_t members = 0, parameters = 0;
 };
 
@@ -51,10 +53,11 @@ FederatedRun run_federation(const FederatedSettings& s, const PrivateAiData& dat
   options.seed = seed;
   options.dp.delta = s.delta_setting > 0 ? s.delta_setting : 1.0 / static_cast<double>(run.members);  // delta = 1/|S|
   run.delta = options.dp.delta;
-  run.sigma = federated_noise_sigma(options, static_cast<std::int64_t>(clients.size()));
-  if (options.dp.enabled && options.dp.calibration == GaussianCalibration::classic && options.dp.epsilon >= 1.0) {
+  run.noise = federated_noise(options, static_cast<std::int64_t>(clients.size()));
+  if (options.dp.enabled && options.dp.calibration == NoiseCalibration::classic && options.dp.epsilon >= 1.0) {
     warn_once("dp.calibration: classic (the paper's sigma) is only proven for eps < 1 (Dwork & Roth, Thm A.1); "
-              "points with eps >= 1 use it anyway (dp.calibration: analytic is exact for every eps)");
+              "points with eps >= 1 use it anyway, and their epsilon_actual column gives what the noise really "
+              "gives (dp.calibration: analytic is exact for every eps)");
   }
   TextClassifierOptions model_options = s.model;
   model_options.seed = derive_seed(seed, 0, "privateai.model");
@@ -111,7 +114,8 @@ class FederatedExperiment final : public ExperimentType {
   }
 
   std::vector<std::string> number_columns() const override {
-    std::vector<std::string> columns = {"epsilon", "delta", "sigma", "noise_norm_over_theta",
+    std::vector<std::string> columns = {"epsilon", "epsilon_actual", "calibration_valid", "delta", "sigma",
+                                        "sensitivity", "gaussian_releases", "noise_norm_over_theta",
                                         "client_rounds_max", "client_rounds_mean", "epsilon_composed_rdp",
                                         "epsilon_composed_exact", "parameters", "members",
                                         "psr", "recall", "false_flag_rate", "best_round_psr", "final_local_loss",
@@ -121,7 +125,7 @@ class FederatedExperiment final : public ExperimentType {
     for (const std::string& c : membership_columns()) columns.push_back(c);
     return columns;
   }
-  std::vector<std::string> string_columns() const override { return {"aggregator", "clip"}; }
+  std::vector<std::string> string_columns() const override { return {"aggregator", "clip", "epsilon_scope"}; }
 
   MemoryEstimate estimate_memory(const YAML::Node& config) const override { return federated_memory(config); }
   double estimate_seconds(const YAML::Node& config) const override {
@@ -226,16 +230,19 @@ class FederatedExperiment final : public ExperimentType {
     // phi > 0 <=> the model gives the true label more than 1/2.
     const double member_accuracy = target.candidate_phi.index_select(0, member_rows).gt(0).to(at::kDouble).mean().item<double>();
     PointResult result;
+    // Privacy: dp.epsilon as requested (nominal) next to what the noise really gives, every
+    // total recomputed from the stored sigma and sensitivity (composed_privacy.h).
+    const FederatedNoise& noise = target.noise;
+    const ComposedClientPrivacy composed = composed_client_privacy(noise, target.delta, s.clients, target.rounds);
     result.set("epsilon", s.training.dp.epsilon);
+    result.set("epsilon_actual", composed.epsilon_actual);
+    result.set("calibration_valid", composed.epsilon_actual <= s.training.dp.epsilon * (1 + 1e-9) ? 1.0 : 0.0);
     result.set("delta", target.delta);
-    result.set("sigma", target.sigma);
+    result.set("sigma", noise.sigma);
+    result.set("sensitivity", noise.sensitivity);
+    result.set("gaussian_releases", static_cast<double>(noise.releases));
     result.set("noise_norm_over_theta",
-               target.sigma * std::sqrt(static_cast<double>(target.parameters)) / s.training.dp.clip_norm);
-    ComposedClientPrivacy composed =
-        composed_client_privacy(target.sigma, s.training.dp.clip_norm, target.delta, s.clients, target.rounds);
-    if (s.method == FederatedMethod::dp_ftrl && target.sigma > 0) {  // the tree is one mechanism for the run
-      composed.epsilon_rdp = composed.epsilon_exact = s.training.dp.epsilon;
-    }
+               noise.sigma * std::sqrt(static_cast<double>(target.parameters)) / s.training.dp.clip_norm);
     result.set("client_rounds_max", composed.client_rounds_max);
     result.set("client_rounds_mean", composed.client_rounds_mean);
     result.set("epsilon_composed_rdp", composed.epsilon_rdp);
@@ -280,11 +287,9 @@ class FederatedExperiment final : public ExperimentType {
       if (a == "loss" || a == "lira_online") headline << a << "_auc=" << roc.auc << " ";
     }
     result.curves = {{"round", rounds}, {"psr_by_round", psr_by_round}, {"distilled_by_round", distilled}};
-    const FederatedProtocol protocol = s.training.protocol;
-    result.set("aggregator", protocol == FederatedProtocol::local_dp ? to_string(s.training.aggregator) : to_string(protocol));
-    result.set("clip", !s.training.dp.enabled                       ? "none"
-                       : protocol == FederatedProtocol::dp_ftrl ? "update"
-                                                                : to_string(s.training.dp.clip));
+    result.set("aggregator", aggregation_name(s.method));
+    result.set("clip", s.training.dp.enabled ? to_string(s.training.dp.clip) : "none");
+    result.set("epsilon_scope", noise.epsilon_per_round ? "round" : "run");
     result.headline = headline.str();
     return result;
   }

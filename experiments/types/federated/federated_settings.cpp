@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "experiments/engine/experiment_type.h"
 #include "experiments/types/shared/data_keys.h"
+#include "federated/protocol.h"
 
 namespace embpriv {
 namespace {
@@ -74,10 +75,18 @@ ConfigKeys dp_and_server_keys() {
       ConfigKey::number("dp.epsilon", "1", "the clients' local DP budget").above(0),
       ConfigKey::number("dp.delta", "0", "0: 1/|S|, the paper's choice").at_least(0).below(1),
       ConfigKey::number("dp.clip_norm", "1.0", "theta").above(0),
-      ConfigKey::text("dp.clip", "parameters", "parameters (eq. (4) as published) or update (the common variant)")
-          .one_of({"parameters", "update"}),
-      ConfigKey::text("dp.calibration", "classic", "classic (sigma^2 = 8 theta^2 ln(1.25/delta)/eps^2) or analytic")
-          .one_of({"classic", "analytic"}),
+      ConfigKey::text("dp.clip", "published",
+                      "published (each method's own: update for dp_ftrl, which clips updates by design, parameters "
+                      "for the others, eq. (4)), parameters or update (the common variant)")
+          .one_of({"published", "parameters", "update"}),
+      ConfigKey::text("dp.calibration", "published",
+                      "published (each method's own: rdp for robust_dpfl, classic for the others), classic "
+                      "(sigma^2 = 8 theta^2 ln(1.25/delta)/eps^2, proven for eps < 1 only), analytic (exact) or rdp")
+          .one_of({"published", "classic", "analytic", "rdp"}),
+      ConfigKey::text("dp.budget", "published",
+                      "what dp.epsilon budgets: published (the run for dp_ftrl and robust_dpfl, each round for the "
+                      "others), round (each release) or run (a client's whole run: sigma for the composed total)")
+          .one_of({"published", "round", "run"}),
       ConfigKey::section("server", "FedAdam, eq. (5)").flow(),
       ConfigKey::number("server.eta", "1.0e-4", "the server's learning rate").above(0),
       ConfigKey::number("server.tau0", "1.0e-8", "the adaptivity (epsilon of Adam)").above(0),
@@ -170,16 +179,6 @@ PrivateAiDataSettings read_data(const YAML::Node& c, double scale) {
   return d;
 }
 
-FederatedMethod read_method(const YAML::Node& c) {
-  const auto name = point_value<std::string>(c, "method");
-  if (name == "fedavg") return FederatedMethod::fedavg;
-  if (name == "fedadam") return FederatedMethod::fedadam;
-  if (name == "central") return FederatedMethod::central;
-  if (name == "dp_ftrl") return FederatedMethod::dp_ftrl;
-  if (name == "robust_dpfl") return FederatedMethod::robust_dpfl;
-  if (name == "fafl") return FederatedMethod::fafl;
-  return FederatedMethod::privateai;  // the declared choices leave no other name
-}
 
 // K clients; data.units_per_client > 0 sets the candidates to twice K times it.
 void read_clients(const YAML::Node& c, FederatedSettings& s) {
@@ -193,14 +192,44 @@ void read_clients(const YAML::Node& c, FederatedSettings& s) {
   s.alpha = point_value<double>(c, "alpha");
 }
 
-LocalDpOptions read_dp(const YAML::Node& c, double* delta_setting) {
+// dp.clip: `published` is each method's own choice; DP-FTRL's server sums clipped updates by
+// design (federated/dp_ftrl.h), so clipping its parameters is refused, not silently changed.
+ClipTarget read_clip(const YAML::Node& c, FederatedMethod method) {
+  const auto name = point_value<std::string>(c, "dp.clip");
+  if (method == FederatedMethod::dp_ftrl) {
+    require_key(name != "parameters", "dp.clip",
+                "is parameters, but DP-FTRL clips each client's update by design (its server adds the tree noise "
+                "to the sum of clipped updates): set dp.clip: update or published");
+    return ClipTarget::update;
+  }
+  return name == "published" ? published_choices(method).clip : parse_clip_target(name);
+}
+
+// dp.calibration and dp.budget: `published` is each method's own (federated/protocol.h).
+NoiseCalibration read_calibration(const YAML::Node& c, FederatedMethod method) {
+  const auto name = point_value<std::string>(c, "dp.calibration");
+  return name == "published" ? published_choices(method).calibration : parse_noise_calibration(name);
+}
+
+EpsilonBudget read_budget(const YAML::Node& c, FederatedMethod method) {
+  const auto name = point_value<std::string>(c, "dp.budget");
+  if (method == FederatedMethod::dp_ftrl) {
+    require_key(name != "round", "dp.budget",
+                "is round, but DP-FTRL's tree noise is one mechanism for the whole run: set dp.budget: run or "
+                "published");
+  }
+  return name == "published" ? published_choices(method).budget : parse_epsilon_budget(name);
+}
+
+LocalDpOptions read_dp(const YAML::Node& c, FederatedMethod method, double* delta_setting) {
   LocalDpOptions dp;
   dp.enabled = point_value<bool>(c, "dp.enabled");
   dp.epsilon = point_value<double>(c, "dp.epsilon");
   *delta_setting = point_value<double>(c, "dp.delta");
   dp.clip_norm = point_value<double>(c, "dp.clip_norm");
-  dp.clip = point_choice(c, "dp.clip", parse_clip_target);
-  dp.calibration = point_choice(c, "dp.calibration", parse_gaussian_calibration);
+  dp.clip = read_clip(c, method);
+  dp.calibration = read_calibration(c, method);
+  dp.budget = read_budget(c, method);
   return dp;
 }
 
@@ -229,9 +258,9 @@ FederatedOptions read_training(const YAML::Node& c, FederatedMethod method, doub
   t.rounds = point_value<std::int64_t>(c, "rounds");
   t.client_fraction = point_value<double>(c, "client_fraction");
   t.local = read_train(c, "local");
-  t.dp = read_dp(c, delta_setting);
+  t.dp = read_dp(c, method, delta_setting);
   t.fedadam = read_fedadam(c);
-  t.aggregator = method == FederatedMethod::fedavg ? Aggregator::fedavg : Aggregator::fedadam;
+  t.method = method;
   t.distill = read_distill(c, method);
   t.ftrl_eta = point_value<double>(c, "ftrl.eta");
   t.robust_z = point_value<double>(c, "robust.z");
@@ -241,13 +270,9 @@ FederatedOptions read_training(const YAML::Node& c, FederatedMethod method, doub
   t.fafl.momentum = point_value<double>(c, "fafl.momentum");
   t.fafl.rho = point_value<double>(c, "fafl.rho");
   t.fafl.lambda = point_value<double>(c, "fafl.lambda");
-  if (method == FederatedMethod::dp_ftrl) t.protocol = FederatedProtocol::dp_ftrl;
-  if (method == FederatedMethod::robust_dpfl) t.protocol = FederatedProtocol::robust_dpfl;
-  if (method == FederatedMethod::fafl) t.protocol = FederatedProtocol::fafl;
   if (method == FederatedMethod::central) {  // one client, every round, no noise: plain training
     t.client_fraction = 1;
     t.dp.enabled = false;
-    t.aggregator = Aggregator::fedavg;
   }
   return t;
 }
@@ -290,8 +315,7 @@ FederatedSettings read_federated_settings(const YAML::Node& c) {
   FederatedSettings s;
   s.scale = point_value<double>(c, "scale");
   s.data = read_data(c, s.scale);
-  s.method = read_method(c);
-  s.method_name = point_value<std::string>(c, "method");
+  s.method = point_choice(c, "method", parse_federated_method);
   read_clients(c, s);
   if (s.method == FederatedMethod::central) s.clients = 1;  // all the members' units in one place
   s.training = read_training(c, s.method, &s.delta_setting);

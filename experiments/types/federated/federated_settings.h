@@ -15,16 +15,10 @@
 
 namespace embpriv {
 
-// dp_ftrl, robust_dpfl, fafl: the paper's other baselines (federated/federated_training.h).
-// central: one client holding every member's units, every round, no DP, FedAvg (the plain
-// average of one update is that update): the model trained centrally, the ceiling of the others.
-enum class FederatedMethod { privateai, fedavg, fedadam, central, dp_ftrl, robust_dpfl, fafl };
-
 struct FederatedSettings {
   PrivateAiDataSettings data;  // unit counts already multiplied by `scale`
   double scale = 1;
-  FederatedMethod method = FederatedMethod::privateai;
-  std::string method_name;
+  FederatedMethod method = FederatedMethod::privateai;  // also training.method (federated/federated_options.h)
   std::int64_t clients = 10;
   double alpha = 1.0;        // Dirichlet heterogeneity of the split
   double delta_setting = 0;  // dp.delta as written; 0: 1/|S|

@@ -16,6 +16,7 @@
 #include "data/word_tokenizer.h"
 #include "data/sentiment_corpus.h"
 #include "experiments/types/inversion/inversion_memory.h"
+#include "experiments/types/shared/claim_columns.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/sentiment_utility.h"
 #include "experiments/engine/config_document.h"
@@ -203,14 +204,20 @@ class InversionExperiment final : public ExperimentType {
   }
 
   std::vector<std::string> number_columns() const override {
-    return {"epsilon",     "tokens",         "public_share",  "unknown_share",  "top1_recovery",
+    std::vector<std::string> columns = {"epsilon",     "tokens",         "public_share",  "unknown_share",  "top1_recovery",
             "topk_recovery", "rouge_l",      "mean_cosine",          "mean_norm_ratio",
             "lm_next_token_agreement", "lm_perplexity_clean", "lm_perplexity_perturbed",
             "sentiment_accuracy_clean", "sentiment_accuracy_train_clean",
             "sentiment_accuracy_train_perturbed", "learned_top1_recovery", "learned_topk_recovery",
             "learned_rouge_l"};
+    for (const std::string& c : claim_number_columns()) columns.push_back(c);
+    return columns;
   }
-  std::vector<std::string> string_columns() const override { return {"mechanism_name", "claim"}; }
+  std::vector<std::string> string_columns() const override {
+    std::vector<std::string> columns = {"mechanism_name", "claim"};
+    for (const std::string& c : claim_string_columns()) columns.push_back(c);
+    return columns;
+  }
 
   MemoryEstimate estimate_memory(const YAML::Node& config) const override { return inversion_memory(config); }
   double estimate_seconds(const YAML::Node& config) const override {
@@ -307,6 +314,7 @@ class InversionExperiment final : public ExperimentType {
     result.set("learned_rouge_l", learned.rouge_l);
     result.set("mechanism_name", mechanism->name());
     result.set("claim", mechanism->claim().describe());
+    set_claim_columns(result, mechanism->claim());
     std::ostringstream headline;
     headline.precision(3);
     headline << "top1=" << knn.top1 << " rouge_l=" << knn.rouge_l;

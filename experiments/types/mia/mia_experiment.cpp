@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <sstream>
 
@@ -13,6 +14,7 @@
 #include "experiments/types/mia/mia_attacks.h"
 #include "experiments/types/mia/mia_memory.h"
 #include "experiments/types/mia/mia_models.h"
+#include "experiments/types/shared/claim_columns.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/membership_columns.h"
 #include "mechanisms/mechanism.h"
@@ -108,9 +110,14 @@ class MiaExperiment final : public ExperimentType {
     for (const std::string& attack : mia_attack_names()) {
       for (const auto& [column, value] : membership_numbers(attack, nullptr)) columns.push_back(column);
     }
+    for (const std::string& c : claim_number_columns()) columns.push_back(c);
     return columns;
   }
-  std::vector<std::string> string_columns() const override { return {"mechanism_name"}; }
+  std::vector<std::string> string_columns() const override {
+    std::vector<std::string> columns = {"mechanism_name"};
+    for (const std::string& c : claim_string_columns()) columns.push_back(c);
+    return columns;
+  }
   MemoryEstimate estimate_memory(const YAML::Node& config) const override { return mia_memory(config); }
   double estimate_seconds(const YAML::Node& config) const override {
     const MiaSettings s = read_settings(config);
@@ -248,6 +255,10 @@ class MiaExperiment final : public ExperimentType {
     }
     headline << "test_acc=" << target.test_accuracy;
     result.set("mechanism_name", s.perturb ? mechanism->name() : "none");
+    PrivacyClaim unprotected{"none", std::numeric_limits<double>::quiet_NaN(), 0.0, "", "the features are not perturbed"};
+    unprotected.epsilon_actual = std::numeric_limits<double>::infinity();
+    unprotected.epsilon_actual_source = "not perturbed (data.perturb: false)";
+    set_claim_columns(result, s.perturb ? mechanism->claim() : unprotected);
     result.headline = headline.str();
     return result;
   }

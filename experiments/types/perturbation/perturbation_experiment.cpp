@@ -11,6 +11,7 @@
 #include "experiments/engine/config_document.h"
 #include "data/synthetic_inputs.h"
 #include "experiments/types/perturbation/perturbation_memory.h"
+#include "experiments/types/shared/claim_columns.h"
 #include "mechanisms/mechanism.h"
 #include "metrics/running_stats.h"
 #include "metrics/similarity.h"
@@ -111,6 +112,7 @@ class OutputStatistics {
     result.set("theory_cosine_text", by_modality_[1].count() ? cosine_theory_[1] : kNaN);
     result.set("mechanism_name", mechanism.name());
     result.set("claim", mechanism.claim().describe());
+    set_claim_columns(result, mechanism.claim());
     std::vector<double> edges(kHistogramBins + 1);
     for (int b = 0; b <= kHistogramBins; ++b) edges[static_cast<std::size_t>(b)] = -1.0 + 2.0 * b / kHistogramBins;
     result.curves = {{"cosine_histogram_edges", edges}, {"cosine_histogram_counts", counts_}};
@@ -161,13 +163,19 @@ class PerturbationExperiment final : public ExperimentType {
   }
 
   std::vector<std::string> number_columns() const override {
-    return {"epsilon",           "epsilon_text",          "mean_cosine",
+    std::vector<std::string> columns = {"epsilon",           "epsilon_text",          "mean_cosine",
             "mean_cosine_stderr", "theory_cosine",         "mean_angle_degrees",
             "mean_norm_ratio",   "mean_squared_norm_ratio", "theory_squared_norm_ratio",
             "mean_cosine_visual", "mean_cosine_text",      "theory_cosine_visual",
             "theory_cosine_text"};
+    for (const std::string& c : claim_number_columns()) columns.push_back(c);
+    return columns;
   }
-  std::vector<std::string> string_columns() const override { return {"mechanism_name", "claim"}; }
+  std::vector<std::string> string_columns() const override {
+    std::vector<std::string> columns = {"mechanism_name", "claim"};
+    for (const std::string& c : claim_string_columns()) columns.push_back(c);
+    return columns;
+  }
   MemoryEstimate estimate_memory(const YAML::Node& config) const override { return perturbation_memory(config); }
 
   double estimate_seconds(const YAML::Node& config) const override {

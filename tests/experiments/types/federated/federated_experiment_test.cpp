@@ -83,7 +83,11 @@ TEST_CASE("federated rejects bad keys before any work, naming them", "[engine][p
   ExperimentRun run("embpriv_federated_bad_test");
   CHECK_THROWS_WITH(run.dry_run("type: federated\nmethod: fedprox\n"), Contains("method must be privateai, fedavg, fedadam, dp_ftrl, robust_dpfl, fafl or central"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\ndp: {epsilon: 0}\n"), Contains("dp.epsilon must be > 0"));
-  CHECK_THROWS_WITH(run.dry_run("type: federated\ndp: {clip: weights}\n"), Contains("dp.clip must be parameters or update, got 'weights'"));
+  CHECK_THROWS_WITH(run.dry_run("type: federated\ndp: {clip: weights}\n"), Contains("dp.clip must be published, parameters or update, got 'weights'"));
+  // DP-FTRL clips updates by design: clipping its parameters is refused, not silently changed.
+  CHECK_THROWS_WITH(run.dry_run("type: federated\nmethod: dp_ftrl\ndp: {clip: parameters}\n"),
+                    Contains("dp.clip") && Contains("DP-FTRL clips each client's update by design"));
+  CHECK(run.dry_run("type: federated\nmethod: dp_ftrl\ndp: {clip: update}\n") == 0);
   CHECK_THROWS_WITH(run.dry_run("type: federated\ndistill: {mu: 1}\n"), Contains("distill.mu must be in [0.5, 1)"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\nteachers: {standin: []}\n"), Contains("PrivateAI has no teacher"));
   CHECK_THROWS_WITH(run.dry_run("type: federated\nteachers: {file: nowhere.jsonl}\n"),
