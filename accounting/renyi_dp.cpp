@@ -169,6 +169,11 @@ std::vector<double> rdp_orders() {
 RdpAccount subsampled_gaussian_rdp_account(double noise_multiplier, double sampling_rate, std::int64_t rounds,
                                            double delta) {
   check_noise_multiplier(noise_multiplier);
+  // Below this the series' exponents (k^2 - k) / (2 sigma^2) overflow a double before any eps
+  // could be printed (at 1e-100 the total is already about 1e200).
+  EMBPRIV_CHECK(noise_multiplier >= 1e-100, "accountant: sigma " << noise_multiplier
+                                                                 << " is below 1e-100, where the subsampled Gaussian's "
+                                                                    "Renyi DP overflows a double");
   check_sampling_rate(sampling_rate);
   check_rounds(rounds);
   check_delta(delta);

@@ -180,7 +180,15 @@ int act(const Command& command) {
   try {
     return command.act();
   } catch (const Error& e) {
-    std::cerr << "embpriv: error: " << e.what() << "\n";
+    // An internal fault (EMBPRIV_ASSERT, whose message starts "internal error: ") prints as
+    // `embpriv: internal error: ...`, the form docs/reliability.md documents.
+    const std::string message = e.what(), internal = "internal error: ";
+    if (e.kind() == ErrorKind::internal) {
+      std::cerr << "embpriv: internal error: "
+                << (message.rfind(internal, 0) == 0 ? message.substr(internal.size()) : message) << "\n";
+    } else {
+      std::cerr << "embpriv: error: " << message << "\n";
+    }
     return e.exit_code();
   } catch (const std::exception& e) {
     std::cerr << "embpriv: internal error: " << one_line_message(e) << "\n";

@@ -1,6 +1,10 @@
 #pragma once
 // Noise scale of the Gaussian mechanism y = f(x) + N(0, sigma^2 I) with L2 sensitivity Delta2.
+// The exact (eps, delta) curve it inverts (analytic_gaussian_delta, analytic_gaussian_epsilon,
+// log_normal_cdf) is in core/gaussian_privacy_profile.h, shared with accounting/.
 #include <string_view>
+
+#include "core/gaussian_privacy_profile.h"
 
 namespace embpriv {
 
@@ -19,19 +23,7 @@ double classic_gaussian_sigma(double epsilon, double delta, double l2_sensitivit
 // Exact for every eps > 0; found by bisection to double precision.
 double analytic_gaussian_sigma(double epsilon, double delta, double l2_sensitivity);
 
-// The delta that sigma achieves at eps (the left side above); exposed for tests.
-double analytic_gaussian_delta(double epsilon, double sigma, double l2_sensitivity);
-
 double gaussian_sigma(GaussianCalibration calibration, double epsilon, double delta,
                       double l2_sensitivity);
 
-// log Phi(x) for the standard normal CDF, accurate in the far left tail (x down to -1e150).
-double log_normal_cdf(double x);
-
-}  // namespace embpriv
-
-namespace embpriv {
-// The inverse question: the smallest eps at which noise sigma gives (eps, delta)-DP under the
-// analytic calibration (Balle & Wang 2018, Thm 8); bisection on eps.
-double analytic_gaussian_epsilon(double sigma, double delta, double l2_sensitivity);
 }  // namespace embpriv

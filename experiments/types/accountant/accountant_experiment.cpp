@@ -49,8 +49,10 @@ class AccountantExperiment final : public ExperimentType {
   void check_point(const YAML::Node& config, const MechanismRegistry&) const override { read_settings(config); }
 
   std::vector<std::string> number_columns() const override {
-    std::vector<std::string> columns = {"epsilon", "delta", "rounds", "clients", "client_fraction",
-                                        "client_rounds_max", "client_rounds_mean", "epsilon_basic_composition"};
+    // No column repeats a key (rounds, clients, client_fraction): a swept key is a column of its
+    // own (its path), and a result column of the same name could not be written beside it.
+    std::vector<std::string> columns = {"epsilon", "delta", "client_rounds_max", "client_rounds_mean",
+                                        "epsilon_basic_composition"};
     for (const auto& [calibration, suffix] : calibrations()) {
       for (const char* c : {"noise_multiplier_", "epsilon_one_release_exact_", "epsilon_composed_rdp_",
                             "epsilon_composed_exact_"}) {
@@ -111,9 +113,6 @@ class AccountantExperiment final : public ExperimentType {
     PointResult result;
     result.set("epsilon", s.epsilon);
     result.set("delta", s.delta);
-    result.set("rounds", static_cast<double>(s.rounds));
-    result.set("clients", static_cast<double>(s.clients));
-    result.set("client_fraction", s.client_fraction);
     result.set("epsilon_basic_composition", static_cast<double>(s.rounds) * s.epsilon);
     std::ostringstream headline;
     headline.precision(4);

@@ -48,3 +48,23 @@ TEST_CASE("accountant: participation moves the mean, never the worst-case total"
         number_at_row(all, "epsilon_composed_exact_analytic", 0));
   CHECK_THROWS_WITH(run.dry_run("type: accountant\ndp: {delta: 0}\n"), Catch::Contains("dp.delta must be in (0, 1), got 0"));
 }
+
+TEST_CASE("accountant: rounds, clients and client_fraction can be swept (no column repeats a key)", "[engine][accounting]") {
+  // Issue 33, item 7: the result columns rounds/clients/client_fraction collided with the swept
+  // keys' columns, and the results file could not be written.
+  ExperimentRun run("embpriv_accountant_sweep_test");
+  const ResultsTable t = run("type: accountant\nsweep:\n  rounds: [5, 10]\n  clients: [4, 10]\n  client_fraction: [0.5, 1]\n");
+  REQUIRE(t.rows() == 8);
+  for (std::size_t row = 0; row < 8; ++row) {
+    INFO("row " << row);
+    // Swept integer keys are integer columns.
+    const auto integer_at = [&](const char* column) {
+      return static_cast<double>(std::get<std::vector<std::int64_t>>(t.column(column).values)[row]);
+    };
+    const double rounds = integer_at("rounds"), clients = integer_at("clients");
+    const double fraction = number_at_row(t, "client_fraction", row);
+    CHECK(number_at_row(t, "client_rounds_max", row) == rounds);
+    CHECK(number_at_row(t, "client_rounds_mean", row) ==
+          Approx(rounds * std::max(1.0, std::round(fraction * clients)) / clients));
+  }
+}

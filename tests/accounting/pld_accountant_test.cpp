@@ -1,0 +1,201 @@
+// The privacy-loss-distribution accountant (accounting/pld_accountant.h,
+// accounting/privacy_loss_distribution.h): its bracket against exact values (the T-fold Gaussian
+// is one Gaussian of sigma / sqrt(T), Dong, Roth & Su 2022, Cor. 3.3, whose eps is the analytic
+// Gaussian's; one Laplace round has delta(eps) = 1 - e^((eps - eps0) / 2)), its width on the
+// issue's DP-SGD settings (goal: <= 1% of eps), the discretisation's conservation laws, and a
+// deliberately broken accountant (a dropped tail) that the exact-value check catches.
+#include <cmath>
+#include <complex>
+#include <vector>
+
+#include "accounting/fft.h"
+#include "accounting/gaussian_composition.h"
+#include "accounting/pld_accountant.h"
+#include "accounting/privacy_loss_distribution.h"
+#include "accounting/pure_dp_composition.h"
+#include "accounting/renyi_dp.h"
+#include "core/error.h"
+#include "core/gaussian_privacy_profile.h"
+#include "tests/catch.h"
+
+using namespace embpriv;
+
+TEST_CASE("PLD: the T-fold Gaussian's bracket holds the exact value and is within 1% of it", "[accounting]") {
+  struct Case {
+    double sigma;
+    std::int64_t rounds;
+    double delta;
+  };
+  for (const Case c : {Case{1.1, 1, 1e-5}, Case{1.0, 100, 1e-5}, Case{4.0, 10000, 1e-5}, Case{0.5, 10, 1e-6},
+                       Case{20.0, 1000, 1e-5}, Case{2.0, 3, 1e-3}, Case{50.0, 1, 1e-5}, Case{0.8, 1000, 1e-5}}) {
+    INFO("sigma " << c.sigma << ", rounds " << c.rounds << ", delta " << c.delta);
+    const double exact = gaussian_composition_epsilon(c.sigma, c.rounds, c.delta);
+    const PldAccount pld = gaussian_pld_account(c.sigma, c.rounds, c.delta);
+    INFO("bracket [" << pld.epsilon_lower << ", " << pld.epsilon << "], exact " << exact);
+    CHECK(pld.epsilon >= exact);        // the upper bound never under-reports
+    CHECK(pld.epsilon_lower <= exact);  // nor does the lower bound over-report
+    CHECK(pld.epsilon - pld.epsilon_lower <= 0.01 * pld.epsilon);
+  }
+}
+
+TEST_CASE("PLD: composing different Gaussians is the one Gaussian of the summed mu^2", "[accounting]") {
+  // mu-GDP composes as sqrt(sum mu_i^2) (DRS 2022, Cor. 3.3): 30 rounds of sigma 2 and 200 of
+  // sigma 8 are one Gaussian of 1 / sqrt(30 / 4 + 200 / 64).
+  const PldAccount mixed = pld_account({gaussian_rounds(2.0, 30), gaussian_rounds(8.0, 200)}, 1e-5);
+  const double exact = analytic_gaussian_epsilon(1 / std::sqrt(30.0 / 4 + 200.0 / 64), 1e-5, 1.0);
+  INFO("[" << mixed.epsilon_lower << ", " << mixed.epsilon << "], exact " << exact);
+  CHECK(mixed.epsilon >= exact);
+  CHECK(mixed.epsilon_lower <= exact);
+  CHECK(mixed.epsilon - mixed.epsilon_lower <= 0.01 * mixed.epsilon);
+  // A Laplace part adds to it: the total is above either part alone and below their sum.
+  const PldAccount with_laplace = pld_account({gaussian_rounds(2.0, 30), laplace_rounds(0.05, 100)}, 1e-5);
+  const PldAccount laplace = laplace_pld_account(0.05, 100, 1e-5);
+  const PldAccount gaussian = gaussian_pld_account(2.0, 30, 1e-5);
+  CHECK(with_laplace.epsilon_lower > std::max(laplace.epsilon, gaussian.epsilon));
+  CHECK(with_laplace.epsilon < laplace.epsilon + gaussian.epsilon);
+}
+
+TEST_CASE("PLD: the Laplace mechanism against its exact profile and the composition theorems", "[accounting]") {
+  // One round of Laplace(1 / eps0): delta(eps) = 1 - e^((eps - eps0) / 2) for eps in [0, eps0],
+  // so eps(delta) = eps0 + 2 log(1 - delta).
+  for (const double eps0 : {0.1, 1.0, 3.0}) {
+    for (const double delta : {1e-5, 1e-2}) {
+      const double exact = eps0 + 2 * std::log1p(-delta);
+      const PldAccount one = laplace_pld_account(eps0, 1, delta);
+      INFO("eps0 " << eps0 << ", delta " << delta << ": [" << one.epsilon_lower << ", " << one.epsilon << "], exact " << exact);
+      CHECK(one.epsilon >= exact);
+      CHECK(one.epsilon_lower <= exact);
+      CHECK(one.epsilon - one.epsilon_lower <= 0.01 * one.epsilon);
+    }
+  }
+  // 100 rounds of eps0 = 0.1 at delta = 1e-5: below Kairouz-Oh-Viswanath's 5.298 (a valid upper
+  // bound, so the true eps, hence the lower bound, is below it) and above the rounds' sqrt-law floor.
+  const PldAccount many = laplace_pld_account(0.1, 100, 1e-5);
+  CHECK(many.epsilon_lower <= kairouz_composition_epsilon(0.1, 100, 1e-5));
+  CHECK(many.epsilon < kairouz_composition_epsilon(0.1, 100, 1e-5));
+  CHECK(many.epsilon - many.epsilon_lower <= 0.01 * many.epsilon);
+  CHECK(many.epsilon_lower > 1.0);
+}
+
+TEST_CASE("PLD: the subsampled Gaussian on the DP-SGD settings, within 1% and below RDP", "[accounting]") {
+  // DP-SGD on MNIST (Abadi et al. 2016's setting as in dp_accounting's and Opacus' examples):
+  // sigma 1.1, q = 256 / 60000, 60 epochs, delta 1e-5; the true eps is in [2.375, 2.389].
+  const PldAccount mnist = subsampled_gaussian_pld_account(1.1, 256.0 / 60000, 60 * 60000 / 256, 1e-5);
+  INFO("MNIST [" << mnist.epsilon_lower << ", " << mnist.epsilon << "]");
+  CHECK(mnist.epsilon >= 2.375);
+  CHECK(mnist.epsilon_lower <= 2.389);
+  CHECK(mnist.epsilon - mnist.epsilon_lower <= 0.01 * mnist.epsilon);
+  struct Case {
+    double sigma, q;
+    std::int64_t rounds;
+    double delta;
+  };
+  for (const Case c : {Case{0.8, 0.01, 1000, 1e-5}, Case{4.0, 0.01, 10000, 1e-5}, Case{0.5, 0.001, 100000, 1e-6}}) {
+    const PldAccount pld = subsampled_gaussian_pld_account(c.sigma, c.q, c.rounds, c.delta);
+    const double rdp = subsampled_gaussian_rdp_account(c.sigma, c.q, c.rounds, c.delta).epsilon;
+    INFO("sigma " << c.sigma << ", q " << c.q << ", rounds " << c.rounds << ": [" << pld.epsilon_lower << ", "
+                  << pld.epsilon << "], RDP " << rdp);
+    CHECK(pld.epsilon - pld.epsilon_lower <= 0.01 * pld.epsilon);
+    CHECK(pld.epsilon < rdp);  // RDP is a valid upper bound, 5-20% loose here
+    CHECK(pld.epsilon_lower > 0.7 * rdp);
+  }
+}
+
+TEST_CASE("PLD: add and remove neighbours differ, and the account is the worse one", "[accounting]") {
+  // One round at a large rate: the two losses are not mirror images.
+  const double sigma = 0.7, q = 0.3, delta = 1e-5;
+  const auto remove = subsampled_gaussian_privacy_loss(sigma, q, Neighbour::remove);
+  const auto add = subsampled_gaussian_privacy_loss(sigma, q, Neighbour::add);
+  const auto alone = [&](const PrivacyLoss& loss) {
+    const DiscretePld d = connect_the_dots(loss, 1e-4, 1e-12);
+    return epsilon_bracket(compose({{&d, 1}}, 1e-12), delta);
+  };
+  const EpsilonBracket r = alone(*remove), a = alone(*add);
+  CHECK(std::abs(r.upper - a.upper) > 0.01);
+  const PldAccount both = subsampled_gaussian_pld_account(sigma, q, 1, delta);
+  CHECK(both.epsilon >= std::max(r.lower, a.lower));
+  CHECK(both.epsilon == Approx(std::max(r.upper, a.upper)).epsilon(0.01));
+}
+
+TEST_CASE("PLD: connect the dots keeps both P-mass and Q-mass", "[accounting]") {
+  // The split of Doroshenko et al. 2022 moves each loss to its two grid neighbours keeping
+  // sum p and sum p e^-l: the discretised pair is again a pair of (sub)probability measures.
+  for (const auto& loss : {gaussian_privacy_loss(1.3), subsampled_gaussian_privacy_loss(1.0, 0.05, Neighbour::remove),
+                           subsampled_gaussian_privacy_loss(1.0, 0.05, Neighbour::add), laplace_privacy_loss(0.7)}) {
+    INFO(loss->name());
+    const double tail = 1e-14;
+    const DiscretePld d = connect_the_dots(*loss, 1e-3, tail);
+    double p = d.infinity_mass, q = 0;
+    for (std::size_t k = 0; k < d.pmf.size(); ++k) {
+      p += d.pmf[k];
+      q += d.pmf[k] * std::exp(-static_cast<double>(d.offset + static_cast<std::int64_t>(k)) * d.step);
+    }
+    CHECK(p == Approx(1.0).epsilon(1e-12));
+    // Q keeps its mass except what the lowest grid point could not hold (its P-mass moved up).
+    CHECK(q <= 1 + 1e-12);
+    CHECK(q >= 1 - 1e-9);
+    CHECK(d.truncated_mass <= 2 * tail);
+  }
+}
+
+TEST_CASE("PLD: a deliberately broken accountant (a dropped tail) falls below the exact value", "[accounting]") {
+  // The exact-value check of the first test has power: drop the upper tail of the discretised
+  // Gaussian (its infinity mass and the top 2% of its finite mass, as an accountant that forgot
+  // the tails would), compose, and the 'upper bound' under-reports.
+  const double sigma = 1.0, delta = 1e-5;
+  const std::int64_t rounds = 100;
+  const double exact = gaussian_composition_epsilon(sigma, rounds, delta);
+  const auto loss = gaussian_privacy_loss(sigma);
+  const auto upper_of = [&](const DiscretePld& d) { return epsilon_bracket(compose({{&d, rounds}}, 1e-9), delta).upper; };
+  const DiscretePld sound = connect_the_dots(*loss, 2e-3, 1e-12);
+  DiscretePld broken = sound;
+  broken.infinity_mass = 0;
+  double dropped = 0;
+  for (std::size_t k = broken.pmf.size(); k-- > 0 && dropped < 0.02;) {
+    dropped += broken.pmf[k];
+    broken.pmf[k] = 0;
+  }
+  CHECK(upper_of(sound) >= exact);
+  CHECK(upper_of(broken) < exact);
+}
+
+TEST_CASE("PLD: delta at the returned eps is the delta asked for", "[accounting]") {
+  const auto loss = subsampled_gaussian_privacy_loss(1.0, 0.02, Neighbour::remove);
+  const DiscretePld d = connect_the_dots(*loss, 1e-4, 1e-13);
+  const ComposedPld pld = compose({{&d, 500}}, 1e-12);
+  for (const double delta : {1e-3, 1e-5, 1e-8}) {
+    const double eps = epsilon_at_delta(pld, delta);
+    CHECK(eps > 0);
+    CHECK(hockey_stick_delta(pld, eps) == Approx(delta).epsilon(1e-9));
+    CHECK(hockey_stick_delta(pld, 0.999 * eps) > delta);
+  }
+  // The connect-the-dots bias is below h^2 / 8 and close to it for small h.
+  CHECK(connect_the_dots_bias(1e-3) <= 1e-6 / 8);
+  CHECK(connect_the_dots_bias(1e-3) == Approx(1e-6 / 8).epsilon(1e-3));
+}
+
+TEST_CASE("FFT: matches the direct discrete Fourier transform and inverts", "[accounting]") {
+  std::vector<std::complex<double>> x(16);
+  for (std::size_t k = 0; k < x.size(); ++k) x[k] = {std::sin(1.0 + 3.0 * k), std::cos(0.5 * k * k)};
+  std::vector<std::complex<double>> y = x;
+  fft_in_place(y, false);
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    std::complex<double> direct = 0;
+    for (std::size_t j = 0; j < x.size(); ++j) direct += x[j] * std::polar(1.0, -2 * M_PI * double(j * k) / 16);
+    CHECK(std::abs(y[k] - direct) < 1e-12);
+  }
+  fft_in_place(y, true);
+  for (std::size_t k = 0; k < x.size(); ++k) CHECK(std::abs(y[k] - x[k]) < 1e-14);
+  CHECK(fft_size_at_least(1000) == 1024);
+}
+
+TEST_CASE("gaussian_composition_epsilon: the exact T-fold total, 0 when exact eps is 0, errors naming the input",
+          "[accounting]") {
+  CHECK(gaussian_composition_epsilon(1.0, 100, 1e-5) == Approx(analytic_gaussian_epsilon(0.1, 1e-5, 1.0)).epsilon(1e-12));
+  CHECK(gaussian_composition_epsilon(1.0, 100, 1e-5) == Approx(91.8173).epsilon(1e-5));
+  // sigma 100 at delta 0.5: the total variation 2 Phi(1 / 200) - 1 = 0.004 is below delta, so eps is 0 (not 1e-12).
+  CHECK(gaussian_composition_epsilon(100.0, 1, 0.5) == 0.0);
+  CHECK_THROWS_WITH(gaussian_composition_epsilon(1e-154, 1, 1e-5),
+                    Catch::Contains("sigma 1e-154 over 1 rounds gives eps above 1e12"));
+  CHECK_THROWS_WITH(gaussian_composition_epsilon(1.0, 0, 1e-5), Catch::Contains("rounds must be >= 1, got 0"));
+}
