@@ -139,12 +139,21 @@ Command info_command(CLI::App& app) {
 
 Command mechanisms_command(CLI::App& app, const MechanismRegistry& registry) {
   CLI::App* cmd = app.add_subcommand("mechanisms", "List the mechanisms and the keys each accepts");
-  return {cmd, [&registry] {
+  auto keys = std::make_shared<bool>(false);  // CLI11 holds its address
+  cmd->add_flag("--keys", *keys,
+                "Also list each key's default, allowed range and help (mechanisms/mechanism_params.h)");
+  return {cmd, [&registry, keys] {
             for (const auto& name : registry.names()) {
               const auto& entry = registry.entry(name);
               std::cout << name << "\n  " << entry.summary << "\n  keys: name";
-              for (const auto& key : entry.keys) std::cout << ", " << key;
+              for (const auto& key : entry.keys) std::cout << ", " << key.name;
               std::cout << "\n";
+              if (!*keys) continue;
+              for (const auto& key : entry.keys) {
+                const std::string range = key.range_text();
+                std::cout << "    " << key.name << ": " << key.default_text() << (range.empty() ? "" : "; " + range)
+                          << "; " << key.help << "\n";
+              }
             }
             return 0;
           }};

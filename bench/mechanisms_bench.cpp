@@ -31,7 +31,7 @@
 #include "mechanisms/gaussian.h"
 #include "mechanisms/laplace.h"
 #include "mechanisms/npgaussian.h"
-#include "mechanisms/registry.h"
+#include "experiments/engine/mechanism_yaml.h"
 
 namespace {
 

@@ -1,11 +1,11 @@
 #include "mechanisms/registry.h"
 
 #include <algorithm>
-#include <sstream>
 
 #include "core/error.h"
 #include "mechanisms/gaussian.h"
 #include "mechanisms/laplace.h"
+#include "mechanisms/mechanism_params.h"
 #include "mechanisms/npgaussian.h"
 #include "mechanisms/vmf.h"
 #include "mechanisms/vmf_tangent.h"
@@ -19,32 +19,13 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
-}  // namespace
-
-MechanismParams::MechanismParams(std::string mechanism, YAML::Node node)
-    : mechanism_(std::move(mechanism)), node_(std::move(node)) {}
-
-double MechanismParams::number(const std::string& key) const {
-  const YAML::Node value = node_[key];
-  EMBPRIV_CHECK(value, "mechanism " << mechanism_ << ": missing required key '" << key << "'");
-  double out = 0;
-  EMBPRIV_CHECK(value.IsScalar() && YAML::convert<double>::decode(value, out),
-                "mechanism " << mechanism_ << ": " << key << " must be a number, got '"
-                             << YAML::Dump(value) << "'");
+std::string key_list(const std::vector<ParamSpec>& keys) {
+  std::string out;
+  for (const auto& key : keys) out += ", " + key.name;
   return out;
 }
 
-double MechanismParams::number_or(const std::string& key, double fallback) const {
-  return node_[key] ? number(key) : fallback;
-}
-
-std::string MechanismParams::text_or(const std::string& key, const std::string& fallback) const {
-  const YAML::Node value = node_[key];
-  if (!value) return fallback;
-  EMBPRIV_CHECK(value.IsScalar(), "mechanism " << mechanism_ << ": " << key
-                                               << " must be a string");
-  return value.as<std::string>();
-}
+}  // namespace
 
 void MechanismRegistry::add(const std::string& name, Entry entry) {
   entries_[name] = std::move(entry);
@@ -63,73 +44,75 @@ const MechanismRegistry::Entry& MechanismRegistry::entry(const std::string& name
   return it->second;
 }
 
-std::unique_ptr<Mechanism> MechanismRegistry::make(const YAML::Node& node) const {
-  EMBPRIV_CHECK(node.IsMap(), "a mechanism must be a map such as {name: vmf, epsilon: 2}, got '"
-                                  << YAML::Dump(node) << "'");
-  EMBPRIV_CHECK(node["name"] && node["name"].IsScalar(),
-                "a mechanism needs a 'name'; valid: " << join(names()));
-  const std::string name = node["name"].as<std::string>();
-  const Entry& e = entry(name);
-  for (const auto& item : node) {
-    const std::string key = item.first.as<std::string>();
-    EMBPRIV_CHECK(key == "name" || std::find(e.keys.begin(), e.keys.end(), key) != e.keys.end(),
-                  "mechanism " << name << ": unknown key '" << key << "'; valid: name, "
-                               << join(e.keys));
+std::unique_ptr<Mechanism> MechanismRegistry::make(const MechanismConfig& config) const {
+  EMBPRIV_CHECK(!config.name.empty(), "a mechanism needs a 'name'; valid: " << join(names()));
+  const Entry& e = entry(config.name);
+  // Unknown and repeated keys first, in the order given; then each declared key in the order
+  // declared: missing, of the wrong kind or out of range.
+  for (std::size_t i = 0; i < config.values.size(); ++i) {
+    const std::string& key = config.values[i].first;
+    EMBPRIV_CHECK(std::any_of(e.keys.begin(), e.keys.end(), [&](const ParamSpec& s) { return s.name == key; }),
+                  "mechanism " << config.name << ": unknown key '" << key << "'; valid: name"
+                               << key_list(e.keys));
+    for (std::size_t j = 0; j < i; ++j) {
+      EMBPRIV_CHECK(config.values[j].first != key,
+                    "mechanism " << config.name << ": duplicate key '" << key << "'; give each key once");
+    }
   }
-  return e.factory(MechanismParams(name, node));
-}
-
-std::unique_ptr<Mechanism> make_mechanism(const std::string& yaml_text,
-                                          const MechanismRegistry& registry) {
-  YAML::Node node;
-  try {
-    node = YAML::Load(yaml_text);
-  } catch (const YAML::Exception& e) {
-    EMBPRIV_CHECK(false, "malformed mechanism YAML: " << e.what());
+  for (const ParamSpec& spec : e.keys) {
+    const auto given = std::find_if(config.values.begin(), config.values.end(),
+                                    [&](const auto& item) { return item.first == spec.name; });
+    if (given == config.values.end()) {
+      EMBPRIV_CHECK(!spec.required,
+                    "mechanism " << config.name << ": missing required key '" << spec.name << "'");
+      continue;
+    }
+    spec.check(config.name, given->second);
   }
-  return registry.make(node);
+  return e.factory(MechanismParams(config.name, config.values, e.keys));
 }
 
 MechanismRegistry default_mechanism_registry() {
+  const auto& direction = DirectionParams::table();
+  const auto& gaussian = GaussianParams::table();
+  const auto& laplace = LaplaceParams::table();
   MechanismRegistry registry;
   registry.add("vmf_tangent",
-               {{"epsilon", "beta", "alpha"},
+               {direction.specs(),
                 "vMF paper, Algorithm 1: fixed deflection angle arctan(beta/eps); claim none",
-                [](const MechanismParams& p) {
-                  return std::make_unique<VmfTangentMechanism>(
-                      p.number("epsilon"), p.number_or("beta", 1.0), p.number_or("alpha", 1.0));
+                [&direction](const MechanismParams& p) {
+                  const DirectionParams k = direction.read(p);
+                  return std::make_unique<VmfTangentMechanism>(k.epsilon, k.beta, k.alpha);
                 }});
   registry.add("vmf",
-               {{"epsilon", "beta", "alpha"},
+               {direction.specs(),
                 "exact von Mises-Fisher sampling, kappa = eps/beta (Wood 1994); metric DP",
-                [](const MechanismParams& p) {
-                  return std::make_unique<VmfMechanism>(
-                      p.number("epsilon"), p.number_or("beta", 1.0), p.number_or("alpha", 1.0));
+                [&direction](const MechanismParams& p) {
+                  const DirectionParams k = direction.read(p);
+                  return std::make_unique<VmfMechanism>(k.epsilon, k.beta, k.alpha);
                 }});
   registry.add("gaussian",
-               {{"epsilon", "delta", "clip_norm", "calibration", "alpha"},
+               {gaussian.specs(),
                 "clip to L2 norm C, add N(0, sigma^2 I); (eps, delta)-DP",
-                [](const MechanismParams& p) {
-                  return std::make_unique<GaussianMechanism>(
-                      p.number("epsilon"), p.number_or("delta", 1e-5), p.number("clip_norm"),
-                      parse_gaussian_calibration(p.text_or("calibration", "analytic")),
-                      p.number_or("alpha", 1.0));
+                [&gaussian](const MechanismParams& p) {
+                  const GaussianParams k = gaussian.read(p);
+                  return std::make_unique<GaussianMechanism>(k.epsilon, k.delta, k.clip_norm, k.calibration,
+                                                             k.alpha);
                 }});
   registry.add("laplace",
-               {{"epsilon", "clip_norm", "alpha"},
+               {laplace.specs(),
                 "clip to L1 norm C, add Laplace(0, 2C/eps) per coordinate; eps-DP",
-                [](const MechanismParams& p) {
-                  return std::make_unique<LaplaceMechanism>(
-                      p.number("epsilon"), p.number("clip_norm"), p.number_or("alpha", 1.0));
+                [&laplace](const MechanismParams& p) {
+                  const LaplaceParams k = laplace.read(p);
+                  return std::make_unique<LaplaceMechanism>(k.epsilon, k.clip_norm, k.alpha);
                 }});
   registry.add("npgaussian",
-               {{"epsilon", "delta", "clip_norm", "calibration", "alpha"},
+               {gaussian.specs(),
                 "Gaussian noise then rescale to ||x|| (vMF paper, Def. 7.3)",
-                [](const MechanismParams& p) {
-                  return std::make_unique<NormPreservingGaussianMechanism>(
-                      p.number("epsilon"), p.number_or("delta", 1e-5), p.number("clip_norm"),
-                      parse_gaussian_calibration(p.text_or("calibration", "analytic")),
-                      p.number_or("alpha", 1.0));
+                [&gaussian](const MechanismParams& p) {
+                  const GaussianParams k = gaussian.read(p);
+                  return std::make_unique<NormPreservingGaussianMechanism>(k.epsilon, k.delta, k.clip_norm,
+                                                                           k.calibration, k.alpha);
                 }});
   return registry;
 }

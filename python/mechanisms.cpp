@@ -4,14 +4,17 @@
 
 #include <ATen/ATen.h>
 
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <string>
 
 #include "core/error.h"
+#include "experiments/engine/mechanism_yaml.h"
 #include "mechanisms/registry.h"
 #include "python/bindings.h"
-#include "python/python_yaml.h"
+#include "python/python_values.h"
 
 namespace py = pybind11;
 
@@ -30,10 +33,41 @@ Modality parse_modality(const std::string& name) {
   return name == "text" ? Modality::text : Modality::visual;
 }
 
-// A config dict, or the same map as YAML text (make_mechanism's own parsing and messages).
+// A dict read straight into the mechanisms layer's MechanismConfig (no YAML): only its top level
+// is looked at, so a dict that holds itself or a deep nest is an ordinary wrong value.
+MechanismConfig config_from_dict(const py::dict& dict) {
+  MechanismConfig config;
+  for (const auto& item : dict) {
+    EMBPRIV_CHECK(py::isinstance<py::str>(item.first),
+                  "a mechanism key must be a str, got " << type_name(item.first));
+    const std::string key = item.first.cast<std::string>();
+    if (key == "name") {
+      EMBPRIV_CHECK(py::isinstance<py::str>(item.second),
+                    "a mechanism's name must be a str, got " << type_name(item.second) << "; valid: "
+                                                             << [] {
+                                                                  std::string names;
+                                                                  for (const auto& n : registry().names()) {
+                                                                    names += (names.empty() ? "" : ", ") + n;
+                                                                  }
+                                                                  return names;
+                                                                }());
+      config.name = item.second.cast<std::string>();
+      continue;
+    }
+    config.values.emplace_back(key, param_value(item.second));
+  }
+  return config;
+}
+
+// A config dict, or the same map as YAML text (read by the engine's YAML adapter, as a config
+// file's mechanism map is).
 std::shared_ptr<Mechanism> make_from_python(const py::handle& config) {
   if (py::isinstance<py::str>(config)) return make_mechanism(config.cast<std::string>(), registry());
-  return registry().make(yaml_from_python(config));
+  if (!py::isinstance<py::dict>(config)) {
+    throw py::type_error("mechanism(config): config must be a dict such as {'name': 'vmf', 'epsilon': 2} or "
+                         "YAML text, got " + type_name(config));
+  }
+  return registry().make(config_from_dict(config.cast<py::dict>()));
 }
 
 // The modality of each row: None (all visual), 'visual' or 'text' (all rows), or a tensor [N].
@@ -42,19 +76,75 @@ at::Tensor modality_column(const py::object& modality, std::int64_t rows) {
   if (py::isinstance<py::str>(modality)) {
     return at::full({rows}, static_cast<std::int64_t>(parse_modality(modality.cast<std::string>())), at::kLong);
   }
-  return modality.cast<at::Tensor>();
+  return tensor_argument(modality, "modality").clone();
+}
+
+// "float16", "bfloat16": a floating dtype as torch names it.
+std::string dtype_name(at::ScalarType type) {
+  switch (type) {
+    case at::kHalf: return "float16";
+    case at::kBFloat16: return "bfloat16";
+    case at::kFloat: return "float32";
+    case at::kDouble: return "float64";
+    default: return c10::toString(type);
+  }
+}
+
+// The first (row, column) where `bad` [N, d] is true.
+std::pair<std::int64_t, std::int64_t> first_true(const at::Tensor& bad) {
+  const at::Tensor where = bad.nonzero();
+  return {where[0][0].item<std::int64_t>(), where[0][1].item<std::int64_t>()};
 }
 
 // y = M(x) with row i drawing from Rng(seed, first_row + i) (core/rng.h): the bytes the command
-// line gives for the same stream. x is read in place when it is a contiguous float32 CPU tensor.
-at::Tensor perturb(const Mechanism& mechanism, const at::Tensor& x, std::uint64_t seed,
-                   const py::object& mask, const py::object& modality, std::int64_t first_row) {
+// line gives for the same stream. The mechanisms compute in float32 (mechanisms/mechanism.h):
+// x is copied to float32 while the GIL is held, so another thread that changes x while the GIL is
+// released cannot change what is read; a float64 value beyond float32's range, a result that is
+// not finite in float32 and one that does not fit x's dtype are refused, naming the row.
+at::Tensor perturb(const Mechanism& mechanism, const at::Tensor& x, std::uint64_t seed, const py::object& mask,
+                   const py::object& modality, std::int64_t first_row) {
   EMBPRIV_CHECK(first_row >= 0, "first_row must be >= 0, got " << first_row);
   RowChannels channels;
-  channels.mask = mask.is_none() ? at::Tensor() : mask.cast<at::Tensor>();
+  channels.mask = mask.is_none() ? at::Tensor() : tensor_argument(mask, "mask").clone();
   channels.modality = modality_column(modality, x.defined() && x.dim() > 0 ? x.size(0) : 0);
-  py::gil_scoped_release unlocked;
-  return mechanism.perturb(x, RandomStream{seed, first_row}, channels);
+  if (!x.defined() || x.dim() != 2 || !x.is_floating_point()) {
+    py::gil_scoped_release unlocked;
+    return mechanism.perturb(x, RandomStream{seed, first_row}, channels);  // refuses it, naming why
+  }
+  constexpr double kFloatMax = std::numeric_limits<float>::max();
+  if (x.scalar_type() == at::kDouble) {
+    const at::Tensor beyond = at::isfinite(x).logical_and(x.abs() > kFloatMax);
+    if (beyond.any().item<bool>()) {
+      const auto [row, column] = first_true(beyond);
+      EMBPRIV_CHECK(false, "row " << first_row + row << " has a value (" << x[row][column].item<double>()
+                                  << ") at column " << column << " beyond float32's range (" << kFloatMax
+                                  << "), in which the mechanisms compute");
+    }
+  }
+  const at::Tensor input = x.to(at::kCPU, at::kFloat, /*non_blocking=*/false, /*copy=*/true).contiguous();
+  at::Tensor y;
+  {
+    py::gil_scoped_release unlocked;
+    y = mechanism.perturb(input, RandomStream{seed, first_row}, channels);
+  }
+  const at::Tensor not_finite = at::isfinite(y).logical_not();
+  if (not_finite.any().item<bool>()) {
+    const auto [row, column] = first_true(not_finite);
+    EMBPRIV_CHECK(false, mechanism.name() << ": the output of row " << first_row + row << " is not finite in float32 ("
+                                          << y[row][column].item<float>() << " at column " << column
+                                          << "): its norm or the noise overflows; scale the rows down or raise epsilon");
+  }
+  at::Tensor out = y.to(x.device(), x.scalar_type());
+  if (x.scalar_type() != at::kFloat && x.scalar_type() != at::kDouble) {
+    const at::Tensor lost = at::isfinite(out).logical_not();
+    if (lost.any().item<bool>()) {
+      const auto [row, column] = first_true(lost.cpu());
+      EMBPRIV_CHECK(false, mechanism.name() << ": the output of row " << first_row + row << " does not fit "
+                                            << dtype_name(x.scalar_type()) << " (" << y[row][column].item<float>() << " at column "
+                                            << column << "); pass x as float32");
+    }
+  }
+  return out;
 }
 
 py::object prediction(const Prediction& p) {
@@ -87,7 +177,9 @@ void bind_mechanisms(py::module_& m) {
            py::arg("modality") = py::none(), py::arg("first_row") = 0,
            "y = M(x) for every row of x [N, d] (any floating dtype; returned in x's dtype). Row i "
            "draws from the generator (seed, first_row + i). mask [N]: 0 leaves a row unchanged; "
-           "modality: 'visual', 'text' or a tensor [N] of 0/1.")
+           "modality: 'visual', 'text' or a tensor [N] of 0/1. x is copied (to float32, in which "
+           "the mechanisms compute) before the GIL is released; a result that is not finite, or "
+           "does not fit x's dtype, raises ValueError.")
       .def("claim", [](const Mechanism& mech, const std::string& modality) { return mech.claim(parse_modality(modality)); },
            py::arg("modality") = "visual")
       .def("theory_cosine",
@@ -111,8 +203,31 @@ void bind_mechanisms(py::module_& m) {
 
   m.def("mechanism", &make_from_python, py::arg("config"),
         "A mechanism from a dict such as {'name': 'vmf', 'epsilon': 2, 'beta': 1} or the same map "
-        "as YAML text; unknown names and keys raise ValueError listing the valid ones");
+        "as YAML text; unknown names and keys, and values of the wrong kind or out of range, raise "
+        "ValueError with the command line's message (mechanism_keys lists each key's default, "
+        "range and help)");
   m.def("mechanism_names", [] { return registry().names(); });
+  m.def(
+      "mechanism_keys",
+      [](const std::string& name) {
+        py::list keys;
+        for (const ParamSpec& spec : registry().entry(name).keys) {
+          py::dict key;
+          key["name"] = spec.name;
+          key["default"] = spec.required ? py::object(py::none())
+                           : spec.number_default ? py::object(py::float_(*spec.number_default))
+                           : spec.text_default ? py::object(py::str(*spec.text_default))
+                                               : py::object(py::none());
+          key["required"] = spec.required;
+          key["range"] = spec.range_text();
+          key["help"] = spec.help;
+          keys.append(key);
+        }
+        return keys;
+      },
+      py::arg("name"),
+      "The keys of mechanism `name` besides 'name', each a dict: name, default (None when "
+      "required), required, range and help (the declarations of mechanisms/mechanism_params.h)");
 }
 
 }  // namespace embpriv::python

@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "experiments/engine/run_plan.h"
 #include "experiments/engine/runner.h"
+#include "experiments/results/results_table.h"
 #include "experiments/types/registry.h"
 #include "mechanisms/registry.h"
 #include "python/bindings.h"
@@ -57,6 +58,16 @@ std::string run(const std::string& config_path, const std::vector<std::string>& 
 }  // namespace
 
 void bind_run(py::module_& m) {
+  m.def(
+      "check_results_file",
+      [](const std::string& path) {
+        py::gil_scoped_release unlocked;
+        read_results_h5(path);
+      },
+      py::arg("path"),
+      "Reads a results file as `embpriv info` does: its checksum fence (docs/reliability.md), then "
+      "its /table; a damaged, truncated or foreign file raises ValueError with the command line's "
+      "message. read_results calls it before h5py reads a byte.");
   m.def("run", &run, py::arg("config_path"), py::arg("overrides") = std::vector<std::string>{}, py::kw_only(),
         py::arg("out") = "", py::arg("overwrite") = false, py::arg("resume") = false, py::arg("plot") = false,
         py::arg("threads") = 0, py::arg("shard") = "1/1", py::arg("quiet") = true,

@@ -2,9 +2,11 @@
 // one grid point of a run, row for row.
 #include <torch/csrc/utils/pybind.h>
 
+#include <limits>
 #include <string>
 
 #include "core/error.h"
+#include "core/params.h"
 #include "core/rng.h"
 #include "data/synthetic_inputs.h"
 #include "experiments/engine/config_document.h"
@@ -23,6 +25,17 @@ void bind_seeds(py::module_& m) {
       "random_directions",
       [](std::int64_t n, std::int64_t d, double norm_min, double norm_max, std::uint64_t seed,
          std::int64_t first_row) {
+        // The checks of the type perturbation's data keys (data.norm_min > 0, data.norm_max >=
+        // data.norm_min), and a norm float32 can hold.
+        require_at_least("n", n, 0);
+        require_at_least("d", d, 1);
+        require_at_least("first_row", first_row, 0);
+        require_positive("norm_min", norm_min);
+        require_positive("norm_max", norm_max);
+        EMBPRIV_CHECK(norm_max >= norm_min, "norm_max must be >= norm_min, got " << norm_max << " < " << norm_min);
+        EMBPRIV_CHECK(norm_max <= std::numeric_limits<float>::max(),
+                      "norm_max must be <= " << std::numeric_limits<float>::max()
+                                             << " (float32's largest value), got " << norm_max);
         py::gil_scoped_release unlocked;
         return random_directions(n, d, norm_min, norm_max, seed, first_row);
       },
@@ -33,7 +46,12 @@ void bind_seeds(py::module_& m) {
   m.def(
       "flow_yaml",
       [](const std::string& yaml_text, const std::string& path) {
-        const YAML::Node root = YAML::Load(yaml_text);
+        YAML::Node root;
+        try {
+          root = YAML::Load(yaml_text);
+        } catch (const YAML::Exception& e) {
+          EMBPRIV_CHECK(false, "malformed YAML: " << e.what());
+        }
         const YAML::Node node = path.empty() ? root : find_path(root, path);
         EMBPRIV_CHECK(node.IsDefined(), "no key '" << path << "' in the YAML text");
         return flow_yaml(node);

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "data/data_paths.h"
+#include "experiments/engine/mechanism_yaml.h"
 
 namespace embpriv {
 
@@ -48,7 +49,7 @@ void check_data_files(const std::vector<std::pair<std::string, std::string>>& fi
 
 std::unique_ptr<Mechanism> point_mechanism(const YAML::Node& config, const MechanismRegistry& registry) {
   try {
-    return registry.make(config["mechanism"]);
+    return make_mechanism(config["mechanism"], registry);
   } catch (const Error& e) {
     throw ConfigError("mechanism", std::string("mechanism: ") + e.what());
   }

@@ -20,6 +20,7 @@ from ._embpriv import (  # noqa: F401,E402
     flow_yaml,
     fnv1a64,
     mechanism,
+    mechanism_keys,
     mechanism_names,
     nearest_rows,
     random_directions,

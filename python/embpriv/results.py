@@ -3,6 +3,8 @@ import h5py
 import numpy as np
 import pandas as pd
 
+from . import _embpriv
+
 
 def _column(dataset):
     if h5py.check_string_dtype(dataset.dtype) is not None:
@@ -19,6 +21,9 @@ class Results:
 
     def __init__(self, path):
         self.path = str(path)
+        # The checks of `embpriv info` first (the checksum fence, then the table), so that a
+        # damaged file raises ValueError with the command line's message before h5py reads it.
+        _embpriv.check_results_file(self.path)
         with h5py.File(self.path, "r") as f:
             if "table" not in f:
                 raise ValueError(f"{self.path} has no /table: not an embpriv results file")

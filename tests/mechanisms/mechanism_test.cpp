@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "core/error.h"
-#include "mechanisms/registry.h"
+#include "experiments/engine/mechanism_yaml.h"
 #include "mechanisms/vmf.h"
 #include "metrics/similarity.h"
 #include "mechanisms/theory.h"

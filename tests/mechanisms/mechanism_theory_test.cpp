@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "mechanisms/gaussian_calibration.h"
-#include "mechanisms/registry.h"
+#include "experiments/engine/mechanism_yaml.h"
 #include "mechanisms/theory.h"
 
 using namespace embpriv;

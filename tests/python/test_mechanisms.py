@@ -5,7 +5,7 @@ import pytest
 import torch
 
 import embpriv
-from conftest import cli_error
+from conftest import cli, cli_error
 
 
 def test_dict_and_yaml_text_build_the_same_mechanism():
@@ -102,5 +102,18 @@ def test_bad_perturb_inputs_raise_value_error():
         m.perturb(x, seed=1)
     with pytest.raises(ValueError, match="modality must be 'visual' or 'text'"):
         m.perturb(torch.ones(3, 4), seed=1, modality="audio")
-    with pytest.raises(ValueError, match="a config value must be"):
+    with pytest.raises(ValueError, match="mechanism vmf: epsilon must be a number, got an object"):
         embpriv.mechanism({"name": "vmf", "epsilon": object()})
+
+
+def test_mechanism_keys_are_the_declarations_the_command_line_lists():
+    keys = embpriv.mechanism_keys("gaussian")
+    assert [k["name"] for k in keys] == ["epsilon", "delta", "clip_norm", "calibration", "alpha"]
+    delta = keys[1]
+    assert delta["default"] == 1e-5 and not delta["required"] and delta["range"] == "in (0, 1)"
+    assert keys[0]["required"] and keys[0]["default"] is None
+    _, listing, _ = cli("mechanisms", "--keys")
+    for key in keys:
+        assert f"    {key['name']}: " in listing and key["help"] in listing
+    with pytest.raises(ValueError, match="unknown mechanism 'vnf'"):
+        embpriv.mechanism_keys("vnf")

@@ -10,6 +10,9 @@ foreach(layer core mechanisms data metrics)
   list(APPEND sanitized_tests ${layer_tests})
 endforeach()
 list(FILTER sanitized_tests EXCLUDE REGEX "/(llama2c_tokenizer_test|client_server_flow_test)\\.cpp$")
-add_executable(embpriv_sanitize_tests tests/main.cpp ${sanitized_tests})
+# The mechanism tests name their mechanisms in YAML: the one adapter that reads YAML into
+# mechanism keys (experiments/engine/mechanism_yaml.cpp) is compiled in, with yaml-cpp.
+add_executable(embpriv_sanitize_tests tests/main.cpp ${sanitized_tests}
+               ${CMAKE_CURRENT_SOURCE_DIR}/experiments/engine/mechanism_yaml.cpp)
 target_link_libraries(embpriv_sanitize_tests PRIVATE embpriv_core embpriv_mechanisms embpriv_data
-                      embpriv_metrics Catch2::Catch2)
+                      embpriv_metrics yaml-cpp Catch2::Catch2)

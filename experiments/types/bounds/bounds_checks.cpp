@@ -9,6 +9,7 @@
 #include "core/rng.h"
 #include "data/synthetic_inputs.h"
 #include "experiments/engine/config_document.h"
+#include "experiments/engine/mechanism_yaml.h"
 #include "metrics/running_stats.h"
 #include "metrics/similarity.h"
 
@@ -178,10 +179,10 @@ class SettingChecks {
   void run_noise_share(BoundsSetting s) {
     YAML::Node node = YAML::Clone(s.mechanism);
     node["epsilon"] = 1.0;  // replaced below by the calibrated one
-    s.epsilon = specification().make(node)->epsilon_for_noise_share(s.noise_share, s.d);
+    s.epsilon = make_mechanism(node, specification())->epsilon_for_noise_share(s.noise_share, s.d);
     node["epsilon"] = s.epsilon;
-    const auto mechanism = registry_.make(node);
-    const auto theory = specification().make(node);
+    const auto mechanism = make_mechanism(node, registry_);
+    const auto theory = make_mechanism(node, specification());
     const Prediction depends = theory->angle_depends_on_norm();
     const double clip_norm = theory->clip_norm();
     const at::Tensor y = mechanism->perturb(
@@ -220,8 +221,8 @@ class SettingChecks {
     if (s.noise_share > 0) return run_noise_share(s);
     YAML::Node node = YAML::Clone(s.mechanism);
     node["epsilon"] = s.epsilon;
-    const auto mechanism = registry_.make(node);
-    const auto theory = specification().make(node);
+    const auto mechanism = make_mechanism(node, registry_);
+    const auto theory = make_mechanism(node, specification());
     const std::string name = setting_name(s.label(), s.d, s.epsilon, s.beta);
     const Prediction factor = theory->dot_product_factor(s.d, s.epsilon);
     const at::Tensor y1 = mechanism->perturb(x1_, {setting_seed(s.seed, name, "mechanism:x1"), 0});
@@ -277,7 +278,7 @@ std::vector<CheckRow> run_setting_checks(const BoundsSetting& setting, const Bou
 Prediction setting_cosine(const YAML::Node& mechanism, std::int64_t d, double epsilon) {
   YAML::Node node = YAML::Clone(mechanism);
   node["epsilon"] = epsilon;
-  return specification().make(node)->cosine(d, epsilon);
+  return make_mechanism(node, specification())->cosine(d, epsilon);
 }
 
 }  // namespace embpriv
