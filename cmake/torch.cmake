@@ -15,6 +15,8 @@ if(EMBPRIV_TORCH_PYTHON)
                   OUTPUT_VARIABLE torch_python_prefix OUTPUT_STRIP_TRAILING_WHITESPACE
                   RESULT_VARIABLE torch_python_status ERROR_VARIABLE torch_python_error)
   if(NOT torch_python_status EQUAL 0)
+    string(STRIP "${torch_python_error}" torch_python_error)
+    string(REGEX REPLACE ".*\n" "" torch_python_error "${torch_python_error}")  # the exception's line
     message(FATAL_ERROR "EMBPRIV_TORCH_PYTHON=${EMBPRIV_TORCH_PYTHON} cannot import torch: ${torch_python_error}")
   endif()
   # Debian's python3-torch names a folder it does not ship (its LibTorch is libtorch-dev's, found
