@@ -23,7 +23,7 @@ case $SIZE in
 esac
 mkdir -p "$OUTDIR"
 cmake --build "$BUILD_DIR" -j2 --target embpriv knn_bench embed_cluster_bench mechanisms_bench lm_forward_bench \
-  shadow_training_bench training_bench >/dev/null
+  shadow_training_bench training_bench pld_accountant_bench >/dev/null
 
 # --- The machine, the kernel, the SGEMM yardstick --------------------------------------------
 unset OPENBLAS_CORETYPE EMBPRIV_BLAS_KERNEL
@@ -64,6 +64,8 @@ env "${mechanisms[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/mechanisms.json" bash
 HF_TOKENS=$hf_tokens BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/lm_forward.json" bash "$ROOT/bench/run_lm_forward.sh" "${lm[@]}"
 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/shadow_training.json" bash "$ROOT/bench/run_shadow_training.sh" "${shadows[@]}"
 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/training.json" bash "$ROOT/bench/run_training.sh" "${training[@]}"
+# The PLD accountant next to the RDP accountant, same cases, same run (docs/accounting.md).
+"$BUILD_DIR/pld_accountant_bench" --repeats 3 --json "$OUTDIR/pld_accountant.json.lines" | tee "$OUTDIR/pld_accountant.txt"
 
 # --- The GEMM-bound peers as installed, when that is another kernel ---------------------------
 rm -f "$OUTDIR/knn_installed.json.lines" "$OUTDIR/embed_cluster_installed.json.lines"
