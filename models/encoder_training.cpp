@@ -1,0 +1,242 @@
+#include "models/encoder_training.h"
+
+#include <ATen/ATen.h>
+#include <torch/optim/adam.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "data/embedding_formats.h"
+
+namespace embpriv {
+namespace {
+
+// Every tensor of the weights with its transformers name (without the task prefix) and whether
+// it belongs to layer `layer` (-1: embeddings, num_layers: pooler and head).
+struct NamedTensor {
+  std::string name;
+  at::Tensor* tensor;
+  std::int64_t layer;
+};
+
+std::vector<NamedTensor> named_tensors(HfEncoderWeights& w) {
+  std::vector<NamedTensor> out = {{"embeddings.word_embeddings.weight", &w.word_embeddings, -1},
+                                  {"embeddings.position_embeddings.weight", &w.position_embeddings, -1},
+                                  {"embeddings.token_type_embeddings.weight", &w.token_type_embeddings, -1},
+                                  {"embeddings.LayerNorm.weight", &w.embeddings_norm, -1},
+                                  {"embeddings.LayerNorm.bias", &w.embeddings_norm_bias, -1}};
+  for (std::size_t l = 0; l < w.layers.size(); ++l) {
+    HfEncoderLayer& L = w.layers[l];
+    const std::string p = "encoder.layer." + std::to_string(l) + ".";
+    const auto layer = static_cast<std::int64_t>(l);
+    for (const auto& [name, t] : std::vector<std::pair<std::string, at::Tensor*>>{
+             {"attention.self.query.weight", &L.query}, {"attention.self.query.bias", &L.query_bias},
+             {"attention.self.key.weight", &L.key}, {"attention.self.key.bias", &L.key_bias},
+             {"attention.self.value.weight", &L.value}, {"attention.self.value.bias", &L.value_bias},
+             {"attention.output.dense.weight", &L.attention_out}, {"attention.output.dense.bias", &L.attention_out_bias},
+             {"attention.output.LayerNorm.weight", &L.attention_norm}, {"attention.output.LayerNorm.bias", &L.attention_norm_bias},
+             {"intermediate.dense.weight", &L.intermediate}, {"intermediate.dense.bias", &L.intermediate_bias},
+             {"output.dense.weight", &L.output}, {"output.dense.bias", &L.output_bias},
+             {"output.LayerNorm.weight", &L.output_norm}, {"output.LayerNorm.bias", &L.output_norm_bias}}) {
+      out.push_back({p + name, t, layer});
+    }
+  }
+  const auto top = static_cast<std::int64_t>(w.layers.size());
+  if (w.pooler.defined()) {
+    out.push_back({"pooler.dense.weight", &w.pooler, top});
+    out.push_back({"pooler.dense.bias", &w.pooler_bias, top});
+  }
+  const bool bert = w.config.model_type == "bert";
+  if (w.head_dense.defined()) {
+    out.push_back({"classifier.dense.weight", &w.head_dense, top});
+    out.push_back({"classifier.dense.bias", &w.head_dense_bias, top});
+  }
+  if (w.classifier.defined()) {
+    out.push_back({bert ? "classifier.weight" : "classifier.out_proj.weight", &w.classifier, top});
+    out.push_back({bert ? "classifier.bias" : "classifier.out_proj.bias", &w.classifier_bias, top});
+  }
+  return out;
+}
+
+bool is_head(const std::string& name) { return name.rfind("classifier.", 0) == 0; }
+
+// A padded batch [B, T] of texts (cut to max_length) and its attention mask.
+std::pair<at::Tensor, at::Tensor> pad_batch(const std::vector<std::vector<std::int64_t>>& texts,
+                                            const std::vector<std::size_t>& rows, std::int64_t pad, std::int64_t max_length) {
+  std::int64_t T = 1;
+  for (std::size_t r : rows) T = std::max(T, std::min<std::int64_t>(max_length, static_cast<std::int64_t>(texts[r].size())));
+  at::Tensor ids = at::full({static_cast<std::int64_t>(rows.size()), T}, pad, at::kLong);
+  at::Tensor mask = at::zeros({static_cast<std::int64_t>(rows.size()), T}, at::kLong);
+  auto id = ids.accessor<std::int64_t, 2>();
+  auto m = mask.accessor<std::int64_t, 2>();
+  for (std::size_t b = 0; b < rows.size(); ++b) {
+    const std::vector<std::int64_t>& text = texts[rows[b]];
+    EMBPRIV_CHECK(!text.empty(), "text " << rows[b] << " has no tokens");
+    for (std::int64_t t = 0; t < std::min<std::int64_t>(T, static_cast<std::int64_t>(text.size())); ++t) {
+      id[static_cast<std::int64_t>(b)][t] = text[static_cast<std::size_t>(t)];
+      m[static_cast<std::int64_t>(b)][t] = 1;
+    }
+  }
+  return {ids, mask};
+}
+
+}  // namespace
+
+HfEncoderWeights random_hf_encoder(const HfEncoderConfig& config, std::uint64_t seed, double initializer_range) {
+  EMBPRIV_CHECK(initializer_range > 0, "initializer_range must be > 0, got " << initializer_range);
+  HfEncoderWeights w;
+  w.config = config;
+  const HfEncoderConfig& c = config;
+  const std::int64_t h = c.hidden_size, inter = c.intermediate_size;
+  const auto zeros = [](std::vector<std::int64_t> shape) { return at::zeros(shape, at::kFloat); };
+  const auto ones = [](std::vector<std::int64_t> shape) { return at::ones(shape, at::kFloat); };
+  w.word_embeddings = zeros({c.vocab_size, h});
+  w.position_embeddings = zeros({c.max_position_embeddings, h});
+  w.token_type_embeddings = zeros({c.type_vocab_size, h});
+  w.embeddings_norm = ones({h});
+  w.embeddings_norm_bias = zeros({h});
+  w.layers.resize(static_cast<std::size_t>(c.num_hidden_layers));
+  for (HfEncoderLayer& L : w.layers) {
+    for (at::Tensor* t : {&L.query, &L.key, &L.value, &L.attention_out}) *t = zeros({h, h});
+    for (at::Tensor* t : {&L.query_bias, &L.key_bias, &L.value_bias, &L.attention_out_bias, &L.attention_norm_bias,
+                          &L.output_bias, &L.output_norm_bias}) {
+      *t = zeros({h});
+    }
+    L.attention_norm = ones({h});
+    L.output_norm = ones({h});
+    L.intermediate = zeros({inter, h});
+    L.intermediate_bias = zeros({inter});
+    L.output = zeros({h, inter});
+  }
+  if (c.sequence_classification) {
+    EMBPRIV_CHECK(c.num_labels >= 2, "a classifier needs num_labels >= 2, got " << c.num_labels);
+    if (c.model_type == "bert") {
+      w.pooler = zeros({h, h});
+      w.pooler_bias = zeros({h});
+    } else {
+      w.head_dense = zeros({h, h});
+      w.head_dense_bias = zeros({h});
+    }
+    w.classifier = zeros({c.num_labels, h});
+    w.classifier_bias = zeros({c.num_labels});
+  }
+  // _init_weights: normal(0, initializer_range) for every Linear and Embedding weight, in the
+  // order of the names; LayerNorms and biases keep 1 and 0.
+  std::vector<NamedTensor> tensors = named_tensors(w);
+  std::sort(tensors.begin(), tensors.end(), [](const NamedTensor& a, const NamedTensor& b) { return a.name < b.name; });
+  Rng rng(seed, 0);
+  for (const NamedTensor& t : tensors) {
+    const bool matrix = t.tensor->dim() == 2;
+    if (!matrix) continue;
+    float* data = t.tensor->data_ptr<float>();
+    for (std::int64_t i = 0; i < t.tensor->numel(); ++i) data[i] = static_cast<float>(initializer_range * rng.normal());
+  }
+  w.word_embeddings[c.pad_token_id].zero_();  // nn.Embedding(padding_idx=pad_token_id)
+  if (c.sequence_classification && c.model_type == "bert") w.pooling = EncoderPooling::cls;
+  return w;
+}
+
+std::vector<double> train_encoder_classifier(HfEncoderWeights& w, const std::vector<std::vector<std::int64_t>>& texts,
+                                             const std::vector<std::int64_t>& labels, const EncoderTrainingOptions& o) {
+  const HfEncoderConfig& c = w.config;
+  EMBPRIV_CHECK(c.sequence_classification, "training needs a sequence-classification model (config.json's architectures)");
+  EMBPRIV_CHECK(texts.size() == labels.size() && !texts.empty(),
+                "training needs one label per text, got " << texts.size() << " texts and " << labels.size() << " labels");
+  EMBPRIV_CHECK(o.epochs >= 1 && o.batch_size >= 1 && o.learning_rate > 0 && o.max_length >= 1,
+                "epochs, batch_size, max_length must be >= 1 and learning_rate > 0");
+  EMBPRIV_CHECK(o.train_layers == -1 || (o.train_layers >= 0 && o.train_layers <= c.num_hidden_layers),
+                "train_layers must be -1 (all) or in [0, " << c.num_hidden_layers << "], got " << o.train_layers);
+  for (std::int64_t label : labels) {
+    EMBPRIV_CHECK(label >= 0 && label < c.num_labels, "labels must be in [0, " << c.num_labels << "), got " << label);
+  }
+  // Trainable float32 copies; the others float32 too (the forward reads them every step).
+  std::vector<at::Tensor> parameters;
+  const std::int64_t first_trained = o.train_layers < 0 ? -1 : c.num_hidden_layers - o.train_layers;
+  for (const NamedTensor& t : named_tensors(w)) {
+    *t.tensor = t.tensor->to(at::kFloat).clone();
+    if (t.layer >= first_trained || is_head(t.name)) parameters.push_back(t.tensor->requires_grad_(true));
+  }
+  const HfEncoderModel model(w);  // shares the tensors above
+  torch::optim::Adam adam(parameters, torch::optim::AdamOptions(o.learning_rate));
+  std::vector<double> epoch_loss;
+  std::vector<std::size_t> order(texts.size());
+  for (std::int64_t epoch = 0; epoch < o.epochs; ++epoch) {
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    Rng rng(o.seed, static_cast<std::uint64_t>(epoch));
+    shuffle(order, rng);
+    double total = 0;
+    for (std::size_t start = 0; start < order.size(); start += static_cast<std::size_t>(o.batch_size)) {
+      const std::vector<std::size_t> rows(order.begin() + static_cast<std::ptrdiff_t>(start),
+                                          order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), start + static_cast<std::size_t>(o.batch_size))));
+      const auto [ids, mask] = pad_batch(texts, rows, c.pad_token_id, std::min(o.max_length, model.max_sequence_length()));
+      std::vector<std::int64_t> target;
+      for (std::size_t r : rows) target.push_back(labels[r]);
+      const at::Tensor logits = model.classify(model.hidden_states_of_ids(ids, mask));
+      const at::Tensor loss = at::cross_entropy_loss(logits, at::tensor(target, at::kLong));
+      adam.zero_grad();
+      loss.backward();
+      adam.step();
+      total += loss.item<double>() * static_cast<double>(rows.size());
+    }
+    epoch_loss.push_back(total / static_cast<double>(order.size()));
+  }
+  for (at::Tensor& p : parameters) p.requires_grad_(false);
+  return epoch_loss;
+}
+
+std::vector<std::int64_t> predict_encoder_labels(const HfEncoderModel& model, const std::vector<std::vector<std::int64_t>>& texts,
+                                                 std::int64_t batch_size, std::int64_t max_length) {
+  at::NoGradGuard no_grad;
+  std::vector<std::int64_t> out;
+  for (std::size_t start = 0; start < texts.size(); start += static_cast<std::size_t>(batch_size)) {
+    std::vector<std::size_t> rows;
+    for (std::size_t r = start; r < std::min(texts.size(), start + static_cast<std::size_t>(batch_size)); ++r) rows.push_back(r);
+    const auto [ids, mask] = pad_batch(texts, rows, model.config().pad_token_id, std::min(max_length, model.max_sequence_length()));
+    const at::Tensor predicted = model.classify(model.hidden_states_of_ids(ids, mask)).argmax(1);
+    for (std::int64_t i = 0; i < predicted.size(0); ++i) out.push_back(predicted[i].item<std::int64_t>());
+  }
+  return out;
+}
+
+void save_hf_encoder(const HfEncoderWeights& weights, const std::string& folder) {
+  HfEncoderWeights w = weights;
+  const HfEncoderConfig& c = w.config;
+  std::filesystem::create_directories(folder);
+  const bool bert = c.model_type == "bert";
+  nlohmann::json config = {{"model_type", c.model_type}, {"vocab_size", c.vocab_size}, {"hidden_size", c.hidden_size},
+                           {"intermediate_size", c.intermediate_size}, {"num_hidden_layers", c.num_hidden_layers},
+                           {"num_attention_heads", c.num_attention_heads},
+                           {"max_position_embeddings", c.max_position_embeddings}, {"type_vocab_size", c.type_vocab_size},
+                           {"layer_norm_eps", c.layer_norm_eps}, {"pad_token_id", c.pad_token_id}, {"hidden_act", "gelu"},
+                           {"position_embedding_type", "absolute"}};
+  const std::string family = bert ? "Bert" : c.model_type == "roberta" ? "Roberta" : "XLMRoberta";
+  config["architectures"] = {family + (c.sequence_classification ? "ForSequenceClassification" : "Model")};
+  if (c.sequence_classification) {
+    nlohmann::json id2label = nlohmann::json::object();
+    for (std::int64_t i = 0; i < c.num_labels; ++i) id2label[std::to_string(i)] = "LABEL_" + std::to_string(i);
+    config["id2label"] = id2label;
+  }
+  std::ofstream(std::filesystem::path(folder) / "config.json") << config.dump(2) << "\n";
+  const std::string prefix = c.sequence_classification ? (bert ? "bert." : "roberta.") : "";
+  std::vector<std::pair<std::string, at::Tensor>> tensors;
+  for (const NamedTensor& t : named_tensors(w)) {
+    tensors.emplace_back((is_head(t.name) ? "" : prefix) + t.name, t.tensor->detach().to(at::kFloat).contiguous());
+  }
+  write_safetensors((std::filesystem::path(folder) / "model.safetensors").string(), tensors);
+  if (w.pooling != EncoderPooling::mean) {
+    std::filesystem::create_directories(std::filesystem::path(folder) / "1_Pooling");
+    std::ofstream(std::filesystem::path(folder) / "1_Pooling" / "config.json")
+        << nlohmann::json{{"word_embedding_dimension", c.hidden_size},
+                          {"pooling_mode_cls_token", w.pooling == EncoderPooling::cls},
+                          {"pooling_mode_mean_tokens", false},
+                          {"pooling_mode_max_tokens", w.pooling == EncoderPooling::max}}
+               .dump(2);
+  }
+}
+
+}  // namespace embpriv
