@@ -1,9 +1,13 @@
 #include "experiments/engine/config_document.h"
 
+#include <yaml-cpp/eventhandler.h>
+
+#include <cstdint>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <sstream>
+#include <vector>
 
 namespace embpriv {
 namespace {
@@ -50,6 +54,93 @@ void check_unique_keys(const YAML::Node& node, const std::function<std::string(c
                                                << "' (first given at " << where(first->second)
                                                << "); give each key once");
     check_unique_keys(entry.second, where);
+  }
+}
+
+// At most this many values may be reached through aliases (`*name`) in one YAML text. An alias
+// shares its anchor's node, so loading is cheap, but every walk over the config (key checks,
+// defaults, the grid, the stored YAML) visits the node once per alias: nested aliases that each
+// repeat the previous level 8 times reach 8^9 values from 700 bytes (an "alias bomb"). A config
+// that reuses a mechanism map in a sweep reaches tens of values this way.
+constexpr std::uint64_t kMaxAliasedValues = 100000;
+
+// Reads the events of a YAML text without building nodes, and refuses, before anything walks
+// the config: a second document (`---`; only the first would be read), an alias inside the node
+// it names (a cycle: a walk would never end), and aliases that reach more than kMaxAliasedValues
+// values.
+class YamlShapeCheck final : public YAML::EventHandler {
+ public:
+  explicit YamlShapeCheck(std::string origin) : origin_(std::move(origin)) {}
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    ++documents_;
+    EMBPRIV_CHECK(documents_ == 1, origin_ << " line " << mark.line + 1
+                                           << ": a second YAML document (after '---'); a config is one "
+                                           << "document: remove the '---' line or join the documents");
+    anchors_.clear();
+    open_.clear();
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t anchor) override { leaf(anchor); }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t anchor, const std::string&) override {
+    leaf(anchor);
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    const auto found = anchors_.find(anchor);
+    EMBPRIV_CHECK(found != anchors_.end(), origin_ << " line " << mark.line + 1
+                                                   << ": an alias inside the node its anchor names (a cycle)");
+    aliased_ += found->second;
+    EMBPRIV_CHECK(aliased_ <= kMaxAliasedValues,
+                  origin_ << " line " << mark.line + 1 << ": the aliases (*name) reach more than "
+                          << kMaxAliasedValues << " values; write the values out, or use fewer nested aliases");
+    add(found->second);
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    open_.push_back({anchor, 1});
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    open_.push_back({anchor, 1});
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct Open {
+    YAML::anchor_t anchor;
+    std::uint64_t values;  // the node and everything below it, aliases expanded
+  };
+  void add(std::uint64_t values) {
+    if (!open_.empty()) open_.back().values += values;
+  }
+  void leaf(YAML::anchor_t anchor) {
+    if (anchor) anchors_[anchor] = 1;
+    add(1);
+  }
+  void close() {
+    const Open done = open_.back();
+    open_.pop_back();
+    if (done.anchor) anchors_[done.anchor] = done.values;
+    add(done.values);
+  }
+
+  std::string origin_;
+  int documents_ = 0;
+  std::uint64_t aliased_ = 0;
+  std::map<YAML::anchor_t, std::uint64_t> anchors_;  // the anchors closed so far, by id
+  std::vector<Open> open_;
+};
+
+// Throws embpriv::Error when `text` is more than one YAML document, or its aliases form a cycle or
+// reach too many values (YamlShapeCheck). A syntax error is left to YAML::Load, which reports it.
+void check_yaml_shape(const std::string& text, const std::string& origin) {
+  std::istringstream in(text);
+  YamlShapeCheck check(origin);
+  try {
+    YAML::Parser parser(in);
+    while (parser.HandleNextDocument(check)) {
+    }
+  } catch (const YAML::Exception& e) {
+    throw Error(origin + " line " + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
   }
 }
 
@@ -121,6 +212,7 @@ ConfigDocument parse_config_text(const std::string& text, const std::string& ori
   } catch (const YAML::Exception& e) {
     throw Error(origin + " line " + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
   }
+  check_yaml_shape(text, origin);  // before any walk over the nodes
   check_unique_keys(document.root, [&](const YAML::Node& key) { return file_line(origin, key); });
   if (!document.root || document.root.IsNull()) document.root = YAML::Node(YAML::NodeType::Map);
   EMBPRIV_CHECK(document.root.IsMap(),
@@ -150,6 +242,7 @@ void apply_overrides(ConfigDocument& document, const std::vector<std::string>& o
     } catch (const YAML::Exception& e) {
       throw Error(where + ": the value is not valid YAML: " + e.msg);
     }
+    check_yaml_shape(text.substr(equals + 1), where);
     check_unique_keys(value, [&](const YAML::Node&) { return where; });
     if (!document.root["sweep"] || !document.root["sweep"].IsMap()) {
       if (!document.root["sweep"] || document.root["sweep"].IsNull()) {

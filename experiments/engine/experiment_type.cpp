@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "data/data_paths.h"
+#include "experiments/engine/input_files.h"
 #include "experiments/engine/mechanism_yaml.h"
 
 namespace embpriv {
@@ -39,11 +40,13 @@ void require_key(bool ok, const std::string& path, const std::string& problem) {
 
 void check_data_files(const std::vector<std::pair<std::string, std::string>>& files) {
   for (const auto& [key, path] : files) {
+    std::string resolved;
     try {
-      resolve_data_path(path);
+      resolved = resolve_data_path(path);
     } catch (const Error& e) {
       throw ConfigError(key, key + ": " + e.what());
     }
+    record_input_file({key, path, resolved});  // the run fingerprints what it reads (input_files.h)
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -175,6 +176,14 @@ void read_run_settings(RunPlan& plan) {
   }
   plan.seed = plan.base["seed"].as<std::uint64_t>();
   plan.seeds = plan.base["seeds"].as<std::int64_t>();
+  // Replicate r uses seed + r, stored in the results' 64-bit signed seed column: the last one
+  // must fit (seed 2^63-1 with seeds 3 would store negative seeds).
+  constexpr std::uint64_t kMaxSeed = std::numeric_limits<std::int64_t>::max();
+  EMBPRIV_CHECK(plan.seed <= kMaxSeed && static_cast<std::uint64_t>(plan.seeds - 1) <= kMaxSeed - plan.seed,
+                plan.document.location("seed")
+                    << ": seed + seeds - 1 must be at most 2^63-1 = " << kMaxSeed
+                    << " (replicate r uses seed + r, stored as a 64-bit integer), got seed " << plan.seed
+                    << " and seeds " << plan.seeds);
   plan.threads = plan.base["threads"].as<int>();
   plan.device = plan.base["device"].as<std::string>();
   EMBPRIV_CHECK(plan.device == "auto" || plan.device == "cpu" || plan.device.rfind("cuda", 0) == 0,

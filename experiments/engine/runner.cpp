@@ -20,6 +20,7 @@
 #include "core/log.h"
 #include "core/memory_limit.h"
 #include "core/progress.h"
+#include "experiments/engine/input_files.h"
 #include "experiments/engine/provenance.h"
 #include "experiments/engine/result_rows.h"
 #include "experiments/engine/run_memory.h"
@@ -120,7 +121,7 @@ struct RunProvenance {
 std::map<std::string, std::string> run_attributes(const RunPlan& plan, const Shard& shard,
                                                   const std::string& device,
                                                   const std::string& start_time,
-                                                  const RunProvenance& provenance,
+                                                  const RunProvenance& provenance, const std::string& input_files,
                                                   std::int64_t shard_rows, std::size_t done) {
   const BlasLibrary& blas = provenance.blas;
   return {{"embpriv_version", embpriv_version()},
@@ -129,6 +130,7 @@ std::map<std::string, std::string> run_attributes(const RunPlan& plan, const Sha
           {"name", plan.name},
           {"config", plan.config_text},
           {"config_hash", plan.config_hash},
+          {kInputFilesAttribute, input_files},
           {"seed", std::to_string(plan.seed)},
           {"seeds", std::to_string(plan.seeds)},
           {"device", device},
@@ -140,6 +142,21 @@ std::map<std::string, std::string> run_attributes(const RunPlan& plan, const Sha
           {"blas", blas.describe()},
           {"blas_kernel", blas.kernel},
           {"blas_kernel_origin", blas_kernel_origin()}};
+}
+
+// The fingerprints of the files the run reads (input_files.h), logged when hashing took a while.
+std::string fingerprint_inputs(const std::vector<InputFile>& inputs) {
+  const auto start = Clock::now();
+  const std::vector<FileFingerprint> fingerprints = fingerprint_input_files(inputs);
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (seconds >= 1) {
+    std::uint64_t bytes = 0;
+    for (const FileFingerprint& f : fingerprints) bytes += f.size;
+    info("fingerprinted " + std::to_string(fingerprints.size()) + " input files (" +
+         format_bytes(static_cast<double>(bytes)) + ") in " + seconds_text(seconds) +
+         "; unchanged files are not hashed again");
+  }
+  return input_files_text(fingerprints);
 }
 
 // The first log line of a run: the BLAS every matrix product goes through, and its kernel.
@@ -166,9 +183,10 @@ int run_threads(const RunOptions& options, const RunPlan& plan) {
   return plan.threads;
 }
 
-// The rows a results file already holds, after checking it belongs to this run.
+// The rows a results file already holds, after checking it belongs to this run: the same config,
+// shard and input data (`input_files`: the fingerprints of the files the run reads now).
 RowRecords resumable_records(const RunPlan& plan, const Shard& shard, const std::string& path,
-                             std::string& start_time) {
+                             const std::string& input_files, std::string& start_time) {
   const ResultsTable table = read_results_h5(path);
   const auto attribute = [&](const char* name) {
     const auto found = table.attributes.find(name);
@@ -180,6 +198,16 @@ RowRecords resumable_records(const RunPlan& plan, const Shard& shard, const std:
   const bool whole = shard.count == 1 && attribute("shard") == "merged";  // a merged file is a whole run
   EMBPRIV_CHECK(whole || attribute("shard") == shard.describe(),
                 path << " holds shard " << attribute("shard") << ", not " << shard.describe());
+  if (table.attributes.count(kInputFilesAttribute)) {
+    const std::string difference =
+        input_files_difference(attribute(kInputFilesAttribute), input_files, "when " + path + " was written", "now");
+    EMBPRIV_CHECK(difference.empty(), path << " was computed on other data: " << difference
+                                           << "; --resume needs the same data: use another --out, or "
+                                           << "--overwrite to start again");
+  } else {
+    warn(path + " does not record the contents of its input files (written before embpriv did): resuming "
+         "without checking that the data is unchanged");
+  }
   start_time = attribute("start_time");
   return records_from_table(plan, table);
 }
@@ -203,11 +231,11 @@ ShardRows shard_rows(const RunPlan& plan, const Shard& shard, const RowRecords& 
 // The records a run starts from: none, or with --resume those the file at `path` holds (and
 // its start time).
 RowRecords starting_records(const RunOptions& options, const RunPlan& plan, const std::string& path,
-                            std::string& start_time) {
+                            const std::string& input_files, std::string& start_time) {
   if (!std::filesystem::exists(path)) return {};
   EMBPRIV_CHECK(options.resume || options.overwrite,
                 path << " exists; pass --resume to continue it or --overwrite to replace it");
-  return options.resume ? resumable_records(plan, options.shard, path, start_time) : RowRecords{};
+  return options.resume ? resumable_records(plan, options.shard, path, input_files, start_time) : RowRecords{};
 }
 
 // One grid point: its result, or the message of what it threw (one failing row must not lose
@@ -305,6 +333,7 @@ void check_merge_output(const std::string& out, const std::vector<std::string>& 
 
 int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
                    const MechanismRegistry& mechanisms, std::ostream& out) {
+  const InputFileCollector inputs;  // the data files the types check while the run is planned
   const RunPlan plan =
       options.config_text.empty()
           ? plan_run(options.config_path, options.overrides, types, mechanisms)
@@ -324,8 +353,9 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
   const std::string device = select_device(plan.device).str();  // "cuda" without a GPU: an error now
   check_output_writable(path);
   const OutputLock lock(path);  // held until the rows, their saves and the figures are done
+  const std::string input_files = fingerprint_inputs(inputs.files());
   std::string start_time = utc_now();
-  RowRecords records = starting_records(options, plan, path, start_time);
+  RowRecords records = starting_records(options, plan, path, input_files, start_time);
   const RunProvenance provenance;
   log_blas(provenance.blas);  // the first line of a run that starts (the checks above found nothing wrong)
   if (threads > 0) at::set_num_threads(threads);
@@ -343,7 +373,8 @@ int run_experiment(const RunOptions& options, const ExperimentRegistry& types,
   const auto save = [&] {
     table = table_from_records(plan, records);
     table.attributes =
-        run_attributes(plan, options.shard, device, start_time, provenance, rows.count, records.size());
+        run_attributes(plan, options.shard, device, start_time, provenance, input_files, rows.count,
+                       records.size());
     if (whole_and_complete()) plan.type->complete_table(table, plan.base);
     write_results_h5(path, table);
   };

@@ -39,6 +39,37 @@ std::vector<std::string> wrapped(const std::string& title, std::size_t width) {
   return lines;
 }
 
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// What is wrong with an image gnuplot wrote, or "" when it is whole: gnuplot exits 0 when the
+// disk fills while it writes, leaving a truncated file. A PNG starts with its 8-byte signature
+// and ends with the IEND chunk (PNG spec, sec. 5.2 and 11.2.5: length 0, "IEND", CRC AE426082);
+// an SVG ends with its </svg> tag.
+std::string image_problem(const std::string& bytes, PlotFormat format) {
+  if (bytes.empty()) return "is empty";
+  if (format == PlotFormat::png) {
+    static const std::string signature("\x89PNG\r\n\x1a\n", 8);
+    static const std::string iend("\0\0\0\0IEND\xae\x42\x60\x82", 12);
+    if (bytes.compare(0, signature.size(), signature) != 0) return "is not a PNG";
+    if (bytes.size() < signature.size() + iend.size() ||
+        bytes.compare(bytes.size() - iend.size(), iend.size(), iend) != 0) {
+      return "is truncated (no IEND chunk at its end)";
+    }
+    return "";
+  }
+  const std::size_t end = bytes.find_last_not_of(" \t\r\n");
+  static const std::string close = "</svg>";
+  if (end == std::string::npos || end + 1 < close.size() || bytes.compare(end + 1 - close.size(), close.size(), close) != 0) {
+    return "is truncated (no </svg> at its end)";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string gnuplot_script(const std::vector<PlotSpec>& panels, const std::string& data_path,
@@ -153,7 +184,13 @@ void plot_figure(const std::vector<PlotSpec>& panels, const std::string& path, P
   EMBPRIV_CHECK(status == 0 && std::filesystem::exists(image_path),
                 "gnuplot failed to draw " << path << " (is gnuplot installed? scripts/setup.sh "
                                           << "installs it): " << errors);
-  rename_into_place(image_path, path);
+  // The figure goes to `path` as results do (core/atomic_file.h: synced, then renamed), once it
+  // is known to be whole.
+  const std::string image = read_bytes(image_path);
+  const std::string problem = image_problem(image, format);
+  EMBPRIV_CHECK(problem.empty(), "gnuplot's image for " << path << " " << problem
+                                                        << " (is the disk full?); " << path << " is left as it was");
+  write_file_atomically(path, image);
 }
 
 }  // namespace embpriv

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "core/error.h"
+#include "experiments/results/input_fingerprints.h"
 
 namespace embpriv {
 namespace {
@@ -31,14 +32,33 @@ ResultsTable merge_results(const std::vector<std::string>& inputs) {
   std::vector<ResultsTable> tables;
   for (const std::string& path : inputs) tables.push_back(read_results_h5(path));
   const ResultsTable& first = tables.front();
+  // First what every input must be: a file of `embpriv run` (an HDF5 file of something else has
+  // none of its attributes), before comparing them.
   for (std::size_t f = 0; f < tables.size(); ++f) {
     const ResultsTable& t = tables[f];
-    EMBPRIV_CHECK(t.has_column("row"), inputs[f] << " has no row column (not written by embpriv run)");
+    EMBPRIV_CHECK(t.has_column("row") && !attribute(t, "config_hash").empty() && !attribute(t, "type").empty(),
+                  inputs[f] << " is not an embpriv results file (it lacks "
+                            << (t.has_column("row") ? "the config_hash and type attributes" : "the row column")
+                            << " that embpriv run writes)");
+  }
+  const bool fingerprinted = first.attributes.count(kInputFilesAttribute) > 0;
+  for (std::size_t f = 0; f < tables.size(); ++f) {
+    const ResultsTable& t = tables[f];
     EMBPRIV_CHECK(attribute(t, "config_hash") == attribute(first, "config_hash") &&
                       !attribute(t, "config_hash").empty(),
                   inputs[f] << " was written by another config than " << inputs[0]
                             << " (config_hash " << attribute(t, "config_hash") << " vs "
                             << attribute(first, "config_hash") << ")");
+    // The config names the data files; their contents must be the same too (input_files.h).
+    EMBPRIV_CHECK(t.attributes.count(kInputFilesAttribute) == (fingerprinted ? 1u : 0u),
+                  (fingerprinted ? inputs[f] : inputs[0])
+                      << " does not record the contents of its input files (written before embpriv did) while "
+                      << (fingerprinted ? inputs[0] : inputs[f])
+                      << " does: cannot check that the shards were computed on the same data");
+    const std::string difference = input_files_difference(
+        attribute(first, kInputFilesAttribute), attribute(t, kInputFilesAttribute), "in " + inputs[0], "in " + inputs[f]);
+    EMBPRIV_CHECK(difference.empty(), inputs[f] << " was computed on other data than " << inputs[0] << ": "
+                                                << difference);
     EMBPRIV_CHECK(t.columns.size() == first.columns.size(),
                   inputs[f] << " has other columns than " << inputs[0]);
     for (std::size_t c = 0; c < t.columns.size(); ++c) {

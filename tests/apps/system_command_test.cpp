@@ -24,6 +24,14 @@ std::string kernel_line(const std::string& output) {
   return output.substr(start + 11, output.find('\n', start) - start - 11);
 }
 
+TEST_CASE("embpriv system refuses a GEMM size that would take minutes, before any work", "[apps][engine]") {
+  // 16384^3 did not finish in 120 s on the CI machine (4 products of 8.8 TFLOP at 100-190 GFLOP/s).
+  const Outcome o = run_binary("system --gemm-size 16384", Capture::errors, clean_environment());
+  CHECK(o.code == 2);
+  CHECK_THAT(o.output, Contains("embpriv: error: --gemm-size must be in [0, 4096]"));
+  CHECK_THAT(run_binary("system --help").output, Contains("at most 4096"));
+}
+
 TEST_CASE("embpriv system reports versions, BLAS, kernel, threads, CPU, SGEMM rate and CUDA", "[apps][blas]") {
   const Outcome o = run_binary("system --gemm-size 256", Capture::everything, clean_environment());
   REQUIRE(o.code == 0);

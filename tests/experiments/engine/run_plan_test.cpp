@@ -234,3 +234,14 @@ sweep:
   CHECK(beta[1] == 2);
   CHECK(std::isnan(beta[2]));
 }
+
+TEST_CASE("a seed whose replicates would pass 2^63-1 is refused; the largest that fits is kept", "[engine]") {
+  // Replicate r uses seed + r, stored as a signed 64-bit integer: 2^63-1 + 2 stored negative.
+  CHECK_THAT(error_of("type: perturbation\nseed: 9223372036854775807\nseeds: 3\n"),
+             Contains("x.yaml line 2: seed + seeds - 1 must be at most 2^63-1 = 9223372036854775807") &&
+                 Contains("got seed 9223372036854775807 and seeds 3"));
+  CHECK_THAT(error_of("type: perturbation\nseed: 9223372036854775806\n", {"seeds=3"}),
+             Contains("seed + seeds - 1 must be at most 2^63-1"));
+  const RunPlan p = plan("type: perturbation\nseed: 9223372036854775805\nseeds: 3\n");
+  CHECK(p.grid.back().seed == 9223372036854775807ULL);
+}
