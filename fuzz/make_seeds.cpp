@@ -76,6 +76,12 @@ int main(int argc, char** argv) {
     if (n % 2) bytes += std::string(1, '\0') + "mechanism.epsilon=[0.5, 2]\nseeds=2\nsweep.data.dim=[8]";
     write(out / "config" / ("config_" + std::to_string(n++)), bytes);
   }
+  // The mechanism maps of the Python module's examples and tests, one per mechanism and key.
+  const char* mechanisms[] = {"{name: vmf, epsilon: 2, beta: 1}", "{name: vmf_tangent, epsilon: 3, beta: 1, alpha: 0.5}",
+                              "{name: gaussian, epsilon: 1, delta: 1.0e-5, clip_norm: 1, calibration: classic}",
+                              "{name: npgaussian, epsilon: 2, clip_norm: 1, calibration: analytic}",
+                              "{name: laplace, epsilon: 1, clip_norm: 2, alpha: 0.25}"};
+  for (int i = 0; i < 5; ++i) write(out / "mechanism_yaml" / ("mechanism_" + std::to_string(i)), mechanisms[i]);
   write(out / "llama2c_tokenizer" / "tok512.bin", read(data / "tinyllama/tok512.bin"));
   write(out / "llama2c_checkpoint" / "stories260K.bin", read(data / "tinyllama/stories260K.bin"));
   const auto sentences = load_sentiment_sentences((data / "sentiment/yelp.json").string());

@@ -52,19 +52,20 @@ def test_recursive_and_deep_config_dicts_raise_value_error():
 
 def test_changing_x_from_another_thread_during_perturb_changes_nothing_read():
     # The other thread can only run once perturb releases the GIL (a huge switch interval keeps
-    # this thread from being preempted before): it then swaps x's storage for one of NaN, which
-    # frees the memory x had. perturb works on its own copy, so the result is the reference's.
+    # this thread from being preempted before): it then swaps x's 40 MB storage for a row of NaN,
+    # which unmaps the memory x had (a segfault when perturb read x in place). perturb works on
+    # its own copy, so the result is the reference's.
     out = run_isolated("""
         import sys, threading, torch, embpriv
         m = embpriv.mechanism({"name": "vmf", "epsilon": 2, "beta": 1})
-        x0 = embpriv.random_directions(4000, 512, 0.5, 2.0, seed=1)
+        x0 = embpriv.random_directions(20000, 512, 0.5, 2.0, seed=1)
         reference = m.perturb(x0.clone(), seed=3)
         x = x0.clone()
+        nan = torch.full((1, 512), float("nan"))
         ready = threading.Event()
         def swap():
             ready.wait()
-            for _ in range(50):
-                x.set_(torch.full((8000, 512), float("nan")))
+            x.set_(nan)
         thread = threading.Thread(target=swap)
         thread.start()
         sys.setswitchinterval(1000.0)
@@ -72,6 +73,7 @@ def test_changing_x_from_another_thread_during_perturb_changes_nothing_read():
         y = m.perturb(x, seed=3)
         sys.setswitchinterval(0.005)
         thread.join()
+        assert x.shape == (1, 512), "the other thread did not run during perturb"
         assert torch.equal(y, reference)
         print("ok")
     """)

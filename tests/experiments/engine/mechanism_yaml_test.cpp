@@ -2,6 +2,8 @@
 // the mechanisms and the messages of the typed keys; quoted numbers and repeated keys are refused.
 #include "tests/catch.h"
 
+#include <cmath>
+
 #include "core/error.h"
 #include "experiments/engine/mechanism_yaml.h"
 
@@ -26,13 +28,15 @@ TEST_CASE("YAML maps build the mechanisms of the registry", "[engine][mechanisms
   CHECK(vmf->epsilon() == 2.0);
   CHECK(make_mechanism("{name: vmf_tangent, epsilon: 3}", registry)->claim().epsilon == 3.0);
   CHECK(make_mechanism("{name: laplace, epsilon: 1, clip_norm: 2}", registry)->name() == "laplace");
-  // A number written as YAML reads as YAML reads it (1.0e-5, 0x10, .5).
-  const MechanismConfig config = mechanism_config(YAML::Load("{name: gaussian, delta: 1.0e-5, epsilon: .5, clip_norm: 0x10}"));
+  // A number written as YAML reads as yaml-cpp reads it (1.0e-5, .5, .inf), in the order given.
+  const MechanismConfig config = mechanism_config(YAML::Load("{name: gaussian, delta: 1.0e-5, epsilon: .5, clip_norm: .inf}"));
   CHECK(config.name == "gaussian");
   REQUIRE(config.values.size() == 3);
+  for (const auto& [key, value] : config.values) REQUIRE(value.number.has_value());
   CHECK(*config.values[0].second.number == 1.0e-5);
   CHECK(*config.values[1].second.number == 0.5);
-  CHECK(*config.values[2].second.number == 16.0);
+  CHECK(std::isinf(*config.values[2].second.number));
+  CHECK_THAT(error_of("{name: gaussian, epsilon: 1, clip_norm: .inf}"), Contains("clip_norm must be finite and > 0, got inf"));
 }
 
 TEST_CASE("bad YAML mechanisms are refused with one message naming the problem", "[engine][mechanisms]") {
