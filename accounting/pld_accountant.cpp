@@ -21,7 +21,7 @@ constexpr double kCoarsePoints = 4096;
 constexpr double kConcentrationFraction = 0.003;
 // The most points a composed window of the final pass may have, and a one-round grid.
 constexpr double kMaxWindowPoints = 1 << 22;
-constexpr double kMaxRoundPoints = 1 << 25;
+constexpr double kMaxRoundPoints = 1 << 23;
 
 constexpr double kCoarseWindow = 1 << 16;
 

@@ -6,6 +6,7 @@
 // deliberately broken accountant (a dropped tail) that the exact-value check catches.
 #include <cmath>
 #include <complex>
+#include <memory>
 #include <vector>
 
 #include "accounting/fft.h"
@@ -198,4 +199,43 @@ TEST_CASE("gaussian_composition_epsilon: the exact T-fold total, 0 when exact ep
   CHECK_THROWS_WITH(gaussian_composition_epsilon(1e-154, 1, 1e-5),
                     Catch::Contains("sigma 1e-154 over 1 rounds gives eps above 1e12"));
   CHECK_THROWS_WITH(gaussian_composition_epsilon(1.0, 0, 1e-5), Catch::Contains("rounds must be >= 1, got 0"));
+}
+
+TEST_CASE("PLD: two rounds of the subsampled Gaussian against a direct integration", "[accounting]") {
+  // Independent of the grid and the FFT: delta_2(eps) = E_(x ~ P)[delta_1(eps - L(x))] (the
+  // composition of Meiser & Mohammadi 2018 written as one integral), with delta_1 in closed form
+  // through std::erfc and the integral by the trapezoid rule over x (remove neighbour).
+  const double sigma = 1.0, q = 0.2, delta = 1e-5;
+  const auto upper_tail = [](double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); };
+  const auto loss = [&](double x) { return std::log(1 - q + q * std::exp((2 * x - 1) / (2 * sigma * sigma))); };
+  const auto delta_1 = [&](double e) {
+    if (e <= std::log(1 - q)) return -std::expm1(e);  // every loss exceeds e
+    const double x = sigma * sigma * std::log((std::expm1(e) + q) / q) + 0.5;
+    const double p_above = (1 - q) * upper_tail(x / sigma) + q * upper_tail((x - 1) / sigma);
+    return p_above - std::exp(e) * upper_tail(x / sigma);
+  };
+  const auto delta_2 = [&](double e) {
+    const double lo = -12 * sigma, hi = 1 + 12 * sigma;
+    const int n = 50000;
+    const double dx = (hi - lo) / n;
+    double sum = 0;
+    for (int i = 0; i <= n; ++i) {
+      const double x = lo + i * dx;
+      const double density = ((1 - q) * std::exp(-x * x / 2) + q * std::exp(-(x - 1) * (x - 1) / 2)) / std::sqrt(2 * M_PI);
+      sum += (i == 0 || i == n ? 0.5 : 1.0) * density * delta_1(e - loss(x));
+    }
+    return sum * dx;
+  };
+  double lo = 0, hi = 20;
+  for (int i = 0; i < 50; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (delta_2(mid) > delta ? lo : hi) = mid;
+  }
+  const double exact = hi;
+  std::shared_ptr<const PrivacyLoss> remove = subsampled_gaussian_privacy_loss(sigma, q, Neighbour::remove);
+  const PldAccount pld = pld_account({PldRounds{remove, remove, 2}}, delta);
+  INFO("[" << pld.epsilon_lower << ", " << pld.epsilon << "], direct " << exact);
+  CHECK(pld.epsilon >= exact);
+  CHECK(pld.epsilon_lower <= exact);
+  CHECK(pld.epsilon - pld.epsilon_lower <= 0.01 * pld.epsilon);
 }
