@@ -1,10 +1,16 @@
 #include "core/blas_threads.h"
 
+#include <ATen/Context.h>
+
 #include "core/blas_library.h"
 
 namespace embpriv {
 
 SingleThreadedBlas::SingleThreadedBlas() {
+  // A LibTorch with its own MKL (PyTorch's builds) never calls an OpenBLAS that may also be in
+  // the process (numpy's, say): setting that one's threads would change nothing LibTorch runs,
+  // so the guard leaves every BLAS alone and says the GEMMs keep their own threading.
+  if (at::hasMKL()) return;
   const auto get = bound_function<int (*)()>("openblas_get_num_threads");
   const auto set = bound_function<void (*)(int)>("openblas_set_num_threads");
   if (get != nullptr && set != nullptr) {

@@ -4,8 +4,8 @@
 
 #include "tests/catch.h"
 
-#include "core/blas_kernel.h"
 #include "core/blas_library.h"
+#include "core/blas_threads.h"
 
 using namespace embpriv;
 
@@ -17,6 +17,8 @@ TEST_CASE("a LibTorch with its own MKL is named as the BLAS, and no OpenBLAS ker
     CHECK(blas.config.find("(inside LibTorch)") != std::string::npos);
     CHECK(blas.path.find("libtorch") != std::string::npos);
     CHECK_FALSE(blas.is_openblas());  // select_blas_kernel() then restarts nothing
+    // No OpenBLAS thread count is touched for it: the GEMMs keep MKL's own threading.
+    CHECK_FALSE(SingleThreadedBlas().in_caller_thread());
   } else {
     // Debian's LibTorch: the library that defines the sgemm_ the process calls.
     CHECK(blas.vendor != "MKL");
