@@ -28,8 +28,8 @@ SystemCommand::SystemCommand(CLI::App& app) {
                 "kernel, threads, CPU, the measured SGEMM rate, CUDA devices");
   command_->add_option("--gemm-size", gemm_size_,
                        "n of the timed n^3 SGEMM, at most " + std::to_string(kMaxGemmSize) +
-                           " (0: do not time it); 4 products of 2 n^3 flops: 4096 takes about 3-6 s at "
-                           "100-190 GFLOP/s, 20 s with a generic BLAS kernel")
+                           " (0: do not time it); 4 products of 2 n^3 flops: 4096 takes about 3-8 s at "
+                           "80-190 GFLOP/s, 20 s with a generic BLAS kernel")
       ->capture_default_str();
 }
 

@@ -69,6 +69,25 @@ TEST_CASE("a full disk stops the run with one error, the previous file unchanged
   CHECK(!fs::exists(out + ".lock"));
 }
 
+TEST_CASE("a figure gnuplot could not write whole is an error, the previous figure kept", "[apps][engine]") {
+  // With 64 blocks per file (32 KB in dash's 512-byte blocks, 64 KB in bash's) the plot data fits
+  // and the 85 KB PNG does not: gnuplot exits 0 with a truncated image (no IEND chunk), which used
+  // to be renamed into place and reported as drawn.
+  TempDir dir("embpriv_truncated_plot_test");
+  const std::string out = dir / "b.h5", figure = dir / "b.cosines.png";
+  REQUIRE(run_binary(kSmallBounds + "--out " + out).code == 0);
+  const std::string before = read_all(figure);
+  REQUIRE(before.size() > 64 * 1024);
+  REQUIRE(before.substr(before.size() - 8, 4) == "IEND");
+  const Outcome plot = run_binary("plot " + out, Capture::everything, "trap '' XFSZ; ulimit -f 64; exec ");
+  CHECK(plot.code == 2);
+  CHECK_THAT(plot.output, Contains("embpriv: error: gnuplot's image for " + figure +
+                                   " is truncated (no IEND chunk at its end) (is the disk full?)"));
+  CHECK_THAT(plot.output, !Contains("plot: "));
+  CHECK(read_all(figure) == before);
+  CHECK(temporaries_in(dir.path).empty());
+}
+
 TEST_CASE("a failed plot leaves no temporary", "[apps][faults]") {
   TempDir dir("embpriv_failed_plot_test");
   const std::string out = dir / "b.h5";
