@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "accounting/renyi_dp.h"
-#include "mechanisms/gaussian_calibration.h"
+#include "core/gaussian_privacy_profile.h"
 #include "tests/catch.h"
 
 using namespace embpriv;
