@@ -28,5 +28,6 @@ from ._embpriv import (  # noqa: F401,E402
     theory,
 )
 from .results import Results, curve, read_results  # noqa: F401,E402
+from .wrap import WrapHandle, wrap, wrap_presets  # noqa: F401,E402
 
 _check_libtorch(torch, after_import=True)

@@ -1,0 +1,616 @@
+"""embpriv.wrap (python/embpriv/wrap.py): the vMF paper's forward hooks (Section 8) on real torch.nn models.
+
+Two models: a small torch.nn model with Qwen3-VL's module paths (the text embedding
+`model.language_model.embed_tokens`, the visual merger `model.visual.merger.linear_fc2`, the
+DeepStack mergers `model.visual.deepstack_merger_list.*`), and llama2.c's trained stories260K
+(shared/data/tinyllama) in torch.nn under the module names of transformers' LlamaForCausalLM,
+generating with a KV cache as `generate` does (the text hook sees [1, 1, D] per step). Where the
+`transformers` package is installed, random-init Qwen2-VL and Llama models (and embpriv's own HF
+folder of stories260K, build/stories260K-hf) are wrapped and run through `generate`.
+"""
+import os
+import pathlib
+import struct
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+import embpriv
+from conftest import SOURCE_DIR, cli
+
+VMF = {"name": "vmf", "epsilon": 4, "beta": 1}
+DATA = pathlib.Path(os.environ.get("EMBPRIV_DATA_DIR", SOURCE_DIR.parent / "shared" / "data"))
+
+
+# --- a small model with Qwen3-VL's module paths -------------------------------------------------
+class CastLinear(nn.Linear):
+    """nn.Linear computing in float32 and returning out_dtype: CPU torch has no float16 matmul, so
+    the model computes in float32 and its hooked outputs come in the dtype under test."""
+
+    out_dtype = torch.float32
+
+    def forward(self, x):
+        return super().forward(x.float()).to(self.out_dtype)
+
+
+class Merger(nn.Module):
+    # Qwen3VLVisionPatchMerger: norm, linear_fc1, GELU, linear_fc2.
+    def __init__(self, width, out):
+        super().__init__()
+        self.norm = nn.LayerNorm(width)
+        self.linear_fc1 = nn.Linear(width, width)
+        self.act_fn = nn.GELU()
+        self.linear_fc2 = CastLinear(width, out)
+
+    def forward(self, x):
+        return self.linear_fc2(self.act_fn(self.linear_fc1(self.norm(x))))
+
+
+class Vision(nn.Module):
+    def __init__(self, width, out, deepstack=2):
+        super().__init__()
+        self.patch_embed = nn.Linear(12, width)
+        self.merger = Merger(width, out)
+        self.deepstack_merger_list = nn.ModuleList(Merger(width, out) for _ in range(deepstack))
+
+    def forward(self, pixels):
+        h = self.patch_embed(pixels)
+        return self.merger(h), [m(h) for m in self.deepstack_merger_list]
+
+
+class TextModel(nn.Module):
+    def __init__(self, vocab, d):
+        super().__init__()
+        self.embed_tokens = nn.Embedding(vocab, d, padding_idx=0)
+        self.layer = nn.Linear(d, d)
+        self.norm = nn.LayerNorm(d)
+
+
+class Config:
+    image_token_id = 9
+
+
+class TinyQwen3VL(nn.Module):
+    """Qwen3VLForConditionalGeneration's layout: the visual features replace the image tokens'
+    text rows (masked_scatter) and the DeepStack features are added at those positions."""
+
+    def __init__(self, vocab=32, d=16, width=24):
+        super().__init__()
+        self.config = Config()
+        self.model = nn.Module()
+        self.model.visual = Vision(width, d)
+        self.model.language_model = TextModel(vocab, d)
+        self.lm_head = nn.Linear(d, vocab)
+
+    def forward(self, input_ids, pixels=None):
+        lm = self.model.language_model
+        h = lm.embed_tokens(input_ids)
+        if pixels is not None:
+            image, deepstack = self.model.visual(pixels)
+            where = (input_ids == self.config.image_token_id).unsqueeze(-1).expand_as(h)
+            h = h.masked_scatter(where, image.to(h.dtype))
+            for features in deepstack:
+                h = h.masked_scatter(where, h[where].view(-1, h.shape[-1]) + features.to(h.dtype))
+        return self.lm_head(lm.norm(torch.tanh(lm.layer(h.float()))))
+
+
+def tiny_model(dtype=torch.float32):
+    """The embedding table and the mergers' outputs in dtype, the rest in float32."""
+    torch.manual_seed(0)
+    model = TinyQwen3VL()
+    model.model.language_model.embed_tokens.to(dtype)
+    for module in model.modules():
+        if isinstance(module, CastLinear):
+            module.out_dtype = dtype
+    return model
+
+
+IDS = torch.tensor([[1, 5, 9, 9, 9, 7, 3], [2, 9, 9, 9, 4, 0, 0]])  # 9: image token, 0: padding
+PIXELS = torch.randn(6, 12, generator=torch.Generator().manual_seed(1))
+
+
+def captured(model, paths, ids=IDS, pixels=PIXELS):
+    """The output of each module path in one unwrapped forward pass."""
+    seen, hooks = {}, []
+    for path in paths:
+        module = model.get_submodule(path)
+        hooks.append(module.register_forward_hook(lambda _m, _i, out, path=path: seen.setdefault(path, out.detach().clone())))
+    with torch.no_grad():
+        logits = model(ids, pixels)
+    for hook in hooks:
+        hook.remove()
+    return seen, logits
+
+
+TEXT = "model.language_model.embed_tokens"
+VISUAL = ["model.visual.merger.linear_fc2", "model.visual.deepstack_merger_list.0", "model.visual.deepstack_merger_list.1"]
+
+
+# --- llama2.c's stories260K in torch.nn, LlamaForCausalLM's module names -----------------------
+class RMSNorm(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(d))
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5) * self.weight
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads, kv_heads):
+        super().__init__()
+        self.heads, self.kv_heads, self.hs = heads, kv_heads, dim // heads
+        self.q_proj = nn.Linear(dim, dim, bias=False)
+        self.k_proj = nn.Linear(dim, kv_heads * self.hs, bias=False)
+        self.v_proj = nn.Linear(dim, kv_heads * self.hs, bias=False)
+        self.o_proj = nn.Linear(dim, dim, bias=False)
+
+    def rope(self, x, pos):
+        # llama2.c's RoPE: the pairs (2i, 2i+1) of each head turn by pos / 10000^(2i / head_size).
+        freq = 1.0 / (10000.0 ** (torch.arange(0, self.hs, 2, dtype=torch.float32) / self.hs))
+        angle = pos.float()[:, None] * freq[None, :]
+        cos, sin = angle.cos()[None, :, None, :], angle.sin()[None, :, None, :]
+        x0, x1 = x[..., 0::2], x[..., 1::2]
+        return torch.stack((x0 * cos - x1 * sin, x0 * sin + x1 * cos), dim=-1).flatten(-2)
+
+    def forward(self, x, pos, cache):
+        b, length, _ = x.shape
+        q = self.rope(self.q_proj(x).view(b, length, self.heads, self.hs), pos)
+        k = self.rope(self.k_proj(x).view(b, length, self.kv_heads, self.hs), pos)
+        v = self.v_proj(x).view(b, length, self.kv_heads, self.hs)
+        if "k" in cache:
+            k, v = torch.cat((cache["k"], k), 1), torch.cat((cache["v"], v), 1)
+        cache["k"], cache["v"] = k, v
+        rep = self.heads // self.kv_heads
+        k, v = k.repeat_interleave(rep, 2), v.repeat_interleave(rep, 2)
+        scores = torch.einsum("bqhd,bkhd->bhqk", q, k) / self.hs**0.5
+        total = k.shape[1]
+        causal = torch.arange(total)[None, :] <= (total - length + torch.arange(length))[:, None]
+        scores = scores.masked_fill(~causal, float("-inf"))
+        return self.o_proj(torch.einsum("bhqk,bkhd->bqhd", scores.softmax(-1), v).reshape(b, length, -1))
+
+
+class Layer(nn.Module):
+    def __init__(self, dim, hidden, heads, kv_heads):
+        super().__init__()
+        self.input_layernorm, self.self_attn = RMSNorm(dim), Attention(dim, heads, kv_heads)
+        self.post_attention_layernorm = RMSNorm(dim)
+        self.mlp = nn.Module()
+        self.mlp.gate_proj = nn.Linear(dim, hidden, bias=False)
+        self.mlp.down_proj = nn.Linear(hidden, dim, bias=False)
+        self.mlp.up_proj = nn.Linear(dim, hidden, bias=False)
+
+    def forward(self, x, pos, cache):
+        x = x + self.self_attn(self.input_layernorm(x), pos, cache)
+        h = self.post_attention_layernorm(x)
+        return x + self.mlp.down_proj(F.silu(self.mlp.gate_proj(h)) * self.mlp.up_proj(h))
+
+
+class Stories260K(nn.Module):
+    """stories260K.bin (llama2.c: 7 int32, then float32 weights, the embedding table first)."""
+
+    def __init__(self, path):
+        super().__init__()
+        raw = path.read_bytes()
+        dim, hidden, layers, heads, kv_heads, vocab, _ = struct.unpack("<7i", raw[:28])
+        vocab = abs(vocab)
+        weights = torch.frombuffer(bytearray(raw[28:]), dtype=torch.float32)
+        self.model = nn.Module()
+        self.model.embed_tokens = nn.Embedding(vocab, dim)
+        self.model.layers = nn.ModuleList(Layer(dim, hidden, heads, kv_heads) for _ in range(layers))
+        self.model.norm = RMSNorm(dim)
+        kv = kv_heads * (dim // heads)
+        at = 0
+
+        def take(*shape):
+            nonlocal at
+            count = int(np.prod(shape))
+            block = weights[at:at + count].view(*shape).clone()
+            at += count
+            return block
+
+        with torch.no_grad():
+            self.model.embed_tokens.weight.copy_(take(vocab, dim))
+            for name, shape in [("input_layernorm.weight", (dim,)), ("self_attn.q_proj.weight", (dim, dim)),
+                                ("self_attn.k_proj.weight", (kv, dim)), ("self_attn.v_proj.weight", (kv, dim)),
+                                ("self_attn.o_proj.weight", (dim, dim)), ("post_attention_layernorm.weight", (dim,)),
+                                ("mlp.gate_proj.weight", (hidden, dim)), ("mlp.down_proj.weight", (dim, hidden)),
+                                ("mlp.up_proj.weight", (hidden, dim))]:
+                block = take(layers, *shape)
+                for i, layer in enumerate(self.model.layers):
+                    layer.get_parameter(name).copy_(block[i])
+            self.model.norm.weight.copy_(take(dim))
+        self.lm_head = nn.Linear(dim, vocab, bias=False)
+        self.lm_head.weight = self.model.embed_tokens.weight  # vocab_size > 0: the classifier is shared
+
+    def forward(self, input_ids, caches, start):
+        x = self.model.embed_tokens(input_ids)
+        pos = torch.arange(start, start + input_ids.shape[1])
+        for layer, cache in zip(self.model.layers, caches):
+            x = layer(x, pos, cache)
+        return self.lm_head(self.model.norm(x))
+
+    @torch.no_grad()
+    def generate(self, input_ids, steps):
+        """Greedy decoding with a KV cache: the prompt once, then one token [B, 1] per step."""
+        caches = [{} for _ in self.model.layers]
+        logits, out = self(input_ids, caches, 0), input_ids
+        for _ in range(steps):
+            token = logits[:, -1].argmax(-1, keepdim=True)
+            logits = self(token, caches, out.shape[1])
+            out = torch.cat((out, token), 1)
+        return out, logits
+
+
+def pieces(path):
+    raw, at, out = path.read_bytes(), 4, []
+    while at < len(raw):
+        _, n = struct.unpack("<fi", raw[at:at + 8])
+        out.append(raw[at + 8:at + 8 + n].decode("utf-8", "replace"))
+        at += 8 + n
+    return out
+
+
+@pytest.fixture(scope="module")
+def stories():
+    path = DATA / "tinyllama" / "stories260K.bin"
+    assert path.is_file(), f"{path} is missing (the shared data folder, EMBPRIV_DATA_DIR)"
+    return Stories260K(path), pieces(DATA / "tinyllama" / "tok512.bin")
+
+
+# --- hooks, shapes, dtypes ----------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16, torch.float64])
+def test_preset_hooks_fire_and_keep_shape_and_dtype(dtype):
+    model = tiny_model(dtype)
+    before, _ = captured(model, [TEXT, *VISUAL])
+    handle = embpriv.wrap(model, VMF, "qwen3_vl", alpha=2, seed=3)
+    assert handle.paths == {"text": [TEXT], "visual": VISUAL}
+    after, logits = captured(model, [TEXT, *VISUAL])
+    assert logits.shape == (2, 7, 32) and torch.isfinite(logits).all()
+    for path in [TEXT, *VISUAL]:
+        assert after[path].shape == before[path].shape and after[path].dtype == dtype
+    # Every visual module's rows changed; of the text rows, the image placeholders (their rows are
+    # replaced by the visual features) and the padding (zero rows) pass unchanged.
+    for path in VISUAL:
+        assert not torch.equal(after[path], before[path])
+        assert not (after[path] == before[path]).all(-1).any()
+    unchanged = (after[TEXT] == before[TEXT]).all(-1)
+    assert torch.equal(unchanged, (IDS == 9) | (IDS == 0))
+    counts = [(r.modality, r.path, r.call_index, r.rows, r.perturbed, r.placeholder, r.zero) for r in handle.calls]
+    assert counts == [("text", TEXT, 0, 14, 6, 6, 2), ("visual", VISUAL[0], 0, 6, 6, 0, 0),
+                      ("visual", VISUAL[1], 1, 6, 6, 0, 0), ("visual", VISUAL[2], 2, 6, 6, 0, 0)]
+    assert handle.rows_perturbed() == {"text": 6, "visual": 18}
+    handle.remove()
+
+
+def test_claims_are_the_channels_budgets():
+    handle = embpriv.wrap(tiny_model(), {"name": "vmf", "epsilon": 0.5, "beta": 1}, "qwen3_vl", alpha=4, seed=1)
+    claims = handle.claims()
+    assert set(claims) == {"text", "visual"}
+    assert claims["visual"].epsilon == 0.5 and claims["text"].epsilon == 2.0  # Def. 6.1: alpha * eps
+    assert claims["text"].kind == claims["visual"].kind == "metric_dp"
+    summary = handle.summary()
+    assert summary["visual"]["modules"] == 3 and summary["text"]["epsilon"] == 2.0
+    handle.remove()
+
+
+def test_public_tokens_pass_unchanged_and_the_rest_is_perturbed():
+    # Def. 6.2: rows of public token ids (system prompt, template) are the original embeddings.
+    model = tiny_model()
+    before, _ = captured(model, [TEXT])
+    handle = embpriv.wrap(model, VMF, {"text": TEXT}, public_token_ids=[1, 2, 7], seed=5)
+    after, _ = captured(model, [TEXT])
+    unchanged = (after[TEXT] == before[TEXT]).all(-1)
+    assert torch.equal(unchanged, (IDS == 1) | (IDS == 2) | (IDS == 7) | (IDS == 0))
+    record = handle.calls[0]
+    assert (record.public, record.zero, record.placeholder, record.perturbed) == (3, 2, 0, 9)
+    handle.remove()
+
+
+def test_public_ids_come_from_the_model_input_when_the_module_does_not_see_them():
+    # A text hook on a module after the embedding (here the tiny model's text layer): the token
+    # ids come from the model's own forward pre-hook.
+    model = tiny_model()
+    path = "model.language_model.layer"
+    model.model.language_model.layer = nn.Identity()
+    before, _ = captured(model, [path])
+    handle = embpriv.wrap(model, VMF, {"text": path}, public_token_ids=[5], seed=2)
+    after, _ = captured(model, [path])
+    unchanged = (after[path] == before[path]).all(-1)
+    assert torch.equal(unchanged, (IDS == 5) | (IDS == 0))
+    handle.remove()
+
+
+# --- seeds --------------------------------------------------------------------------------------
+def test_each_call_equals_mechanism_perturb_with_the_call_seed():
+    model = tiny_model()
+    before, _ = captured(model, [TEXT, *VISUAL])
+    handle = embpriv.wrap(model, VMF, "qwen3_vl", alpha=0.5, seed=11)
+    after, _ = captured(model, [TEXT, *VISUAL])
+    m = embpriv.mechanism({**VMF, "alpha": 0.5})
+    for k, path in enumerate(VISUAL):
+        seed = handle.call_seed("visual", k)
+        assert seed == embpriv.derive_seed(11, embpriv.fnv1a64("wrap visual"), f"call {k}")
+        assert torch.equal(after[path], m.perturb(before[path], seed=seed, modality="visual"))
+    x = before[TEXT].reshape(-1, 16)
+    keep = ((IDS == 9) | (IDS == 0)).reshape(-1)
+    rows = torch.where(keep.unsqueeze(1), torch.ones_like(x), x)  # the mechanism refuses zero rows
+    expected = m.perturb(rows, seed=handle.call_seed("text", 0), modality="text", mask=(~keep).long())
+    expected[keep] = x[keep]
+    assert torch.equal(after[TEXT].reshape(-1, 16), expected)
+    # The visual seed would give other rows: the check can fail.
+    assert not torch.equal(after[TEXT].reshape(-1, 16)[~keep], m.perturb(rows, seed=handle.call_seed("visual", 0),
+                                                                          modality="text")[~keep])
+    handle.remove()
+
+
+def test_same_seed_and_calls_give_the_same_rows_and_calls_draw_afresh():
+    def two_passes(seed):
+        model = tiny_model()
+        handle = embpriv.wrap(model, VMF, "qwen3_vl", seed=seed)
+        first, _ = captured(model, [TEXT, *VISUAL])
+        second, _ = captured(model, [TEXT, *VISUAL])
+        handle.remove()
+        return first, second
+
+    a1, a2 = two_passes(21)
+    b1, b2 = two_passes(21)
+    c1, _ = two_passes(22)
+    for path in [TEXT, *VISUAL]:
+        assert torch.equal(a1[path], b1[path]) and torch.equal(a2[path], b2[path])
+        assert not torch.equal(a1[path], c1[path])
+    for path in VISUAL:  # the second call of a module draws another stream
+        assert not torch.equal(a1[path], a2[path])
+
+
+def test_a_fresh_seed_is_drawn_and_kept_when_none_is_given():
+    model = tiny_model()
+    first = embpriv.wrap(model, VMF, "qwen3_vl")
+    seen, _ = captured(model, VISUAL[:1])
+    first.remove()
+    again = embpriv.wrap(model, VMF, "qwen3_vl", seed=first.seed)
+    redo, _ = captured(model, VISUAL[:1])
+    again.remove()
+    other = embpriv.wrap(model, VMF, "qwen3_vl")
+    assert other.seed != first.seed
+    other.remove()
+    assert torch.equal(seen[VISUAL[0]], redo[VISUAL[0]])
+
+
+# --- remove ---------------------------------------------------------------------------------------
+def test_remove_restores_bit_identical_outputs_and_leaves_no_hook():
+    model = tiny_model()
+    with torch.no_grad():
+        reference = model(IDS, PIXELS)
+    modules = list(model.modules())
+    hooks_before = [(len(m._forward_hooks), len(m._forward_pre_hooks)) for m in modules]
+    with embpriv.wrap(model, VMF, "qwen3_vl", public_token_ids=[1], seed=4, log_cosine=True) as handle:
+        with torch.no_grad():
+            perturbed = model(IDS, PIXELS)
+        assert not torch.equal(perturbed, reference)
+        assert len(model._forward_pre_hooks) == 1  # the token ids of each forward
+    assert handle.removed
+    assert [(len(m._forward_hooks), len(m._forward_pre_hooks)) for m in modules] == hooks_before
+    with torch.no_grad():
+        assert torch.equal(model(IDS, PIXELS), reference)
+
+
+def test_disable_passes_outputs_unchanged_and_counts_nothing():
+    model = tiny_model()
+    with torch.no_grad():
+        reference = model(IDS, PIXELS)
+    handle = embpriv.wrap(model, VMF, "qwen3_vl", seed=4)
+    handle.disable()
+    with torch.no_grad():
+        assert torch.equal(model(IDS, PIXELS), reference)
+    assert handle.calls == []
+    handle.enable()
+    with torch.no_grad():
+        assert not torch.equal(model(IDS, PIXELS), reference)
+    handle.remove()
+
+
+def test_log_cosine_is_the_cosine_of_each_perturbed_row():
+    model = tiny_model()
+    before, _ = captured(model, [TEXT, *VISUAL])
+    handle = embpriv.wrap(model, {"name": "vmf_tangent", "epsilon": 2, "beta": 1}, "qwen3_vl", alpha=0.25,
+                          seed=8, log_cosine=True)
+    after, _ = captured(model, [TEXT, *VISUAL])
+    # Prop. 3.1: Algorithm 1 gives every row the cosine 1/sqrt(1 + (beta/eps)^2).
+    visual = [r for r in handle.calls if r.modality == "visual"]
+    assert [r.cosine.numel() for r in visual] == [6, 6, 6]
+    for record in visual:
+        assert torch.allclose(record.cosine.double(), torch.tensor(embpriv.theory.expected_cosine_tangent(1, 2),
+                                                                   dtype=torch.float64), atol=1e-5)
+        direct = F.cosine_similarity(before[record.path], after[record.path], dim=1)
+        assert torch.equal(record.cosine, direct)
+    text = handle.calls[0]
+    assert text.cosine.numel() == 6
+    assert abs(text.mean_cosine - embpriv.theory.expected_cosine_tangent(1, 0.5)) < 1e-5
+    assert handle.summary()["visual"]["mean_cosine"] == pytest.approx(embpriv.theory.expected_cosine_tangent(1, 2), abs=1e-5)
+    handle.remove()
+
+
+# --- errors -------------------------------------------------------------------------------------
+def test_a_path_that_does_not_exist_is_a_value_error_naming_it():
+    model = tiny_model()
+    with pytest.raises(ValueError, match=r"model\.visual\.merger\.linear_fc9"):
+        embpriv.wrap(model, VMF, {"visual": "model.visual.merger.linear_fc9"}, seed=1)
+    with pytest.raises(ValueError, match=r"model\.nothing"):
+        embpriv.wrap(model, VMF, {"text": "model.nothing.embed_tokens"}, seed=1)
+    with pytest.raises(ValueError, match="unknown hook preset 'qwen9'"):
+        embpriv.wrap(model, VMF, "qwen9", seed=1)
+    with pytest.raises(ValueError, match="none of the preset's paths"):
+        embpriv.wrap(model, VMF, "llama", seed=1)
+    with pytest.raises(ValueError, match="'text' and/or 'visual'"):
+        embpriv.wrap(model, VMF, {"audio": TEXT}, seed=1)
+    assert all(len(m._forward_hooks) == 0 for m in model.modules())  # nothing half-registered
+
+
+def test_an_output_that_is_not_a_floating_tensor_is_a_value_error_naming_the_path():
+    class Argmax(nn.Module):
+        def forward(self, x):
+            return x.argmax(-1, keepdim=True).expand(-1, 4)
+
+    class Pair(nn.Module):
+        def forward(self, x):
+            return x, x
+
+    model = nn.Sequential(nn.Linear(4, 4), Argmax(), nn.Identity())
+    handle = embpriv.wrap(model, VMF, {"visual": "1"}, seed=1)
+    with pytest.raises(ValueError, match=r"visual hook '1'.*torch\.int64, not a floating dtype"):
+        model(torch.randn(3, 4))
+    handle.remove()
+    model = nn.Sequential(nn.Linear(4, 4), Pair())
+    handle = embpriv.wrap(model, VMF, {"visual": "1"}, seed=1)
+    with pytest.raises(ValueError, match=r"visual hook '1'.*tuple, not a tensor"):
+        model(torch.randn(3, 4))
+    handle.remove()
+
+
+def test_a_result_that_overflows_the_dtype_is_refused():
+    # Laplace noise at a small epsilon does not fit float16 (65504): refused, naming the hook.
+    model = nn.Sequential(CastLinear(8, 8))
+    model[0].out_dtype = torch.float16
+    handle = embpriv.wrap(model, {"name": "laplace", "epsilon": 1e-5, "clip_norm": 1}, {"visual": "0"}, seed=1)
+    with pytest.raises(ValueError, match=r"visual hook '0' \(call 0\).*does not fit float16"):
+        model(torch.randn(4, 8))
+    assert handle.calls == []  # a refused call is not counted
+    model[0].out_dtype = torch.float32
+    assert model(torch.randn(4, 8)).abs().max() > 65504  # in float32 the same noise fits
+    handle.remove()
+
+
+def test_bad_arguments():
+    model = tiny_model()
+    with pytest.raises(ValueError, match="alpha=2 differs"):
+        embpriv.wrap(model, embpriv.mechanism({**VMF, "alpha": 3}), "qwen3_vl", alpha=2, seed=1)
+    with pytest.raises(ValueError, match="seed must be"):
+        embpriv.wrap(model, VMF, "qwen3_vl", seed=-1)
+    with pytest.raises(ValueError, match="epsilon"):
+        embpriv.wrap(model, {"name": "vmf", "epsilon": -1}, "qwen3_vl", seed=1)
+    with pytest.raises(TypeError):
+        embpriv.wrap(model, VMF, "qwen3_vl", public_token_ids=["a"], seed=1)
+    with pytest.raises(TypeError):
+        embpriv.wrap("not a model", VMF, "qwen3_vl", seed=1)
+    with pytest.raises(ValueError, match="one module, one channel"):
+        embpriv.wrap(model, VMF, {"text": TEXT, "visual": TEXT}, seed=1)
+    assert all(len(m._forward_hooks) == 0 for m in model.modules())
+
+
+def test_presets_name_each_family():
+    presets = embpriv.wrap_presets()
+    assert presets["qwen3_vl"]["visual"] == [["model.visual.merger.linear_fc2", "model.visual.deepstack_merger_list.*"]]
+    assert ["visual.merger.mlp.2"] in presets["qwen2_vl"]["visual"]
+    assert ["model.visual.merger.mlp.2"] in presets["qwen2_5_vl"]["visual"]
+    for family in ("llama", "mistral", "qwen2", "qwen3"):
+        assert presets[family] == {"text": [["model.embed_tokens"], ["embed_tokens"]]}
+    assert presets["bert"]["text"] == [["bert.embeddings.word_embeddings"], ["embeddings.word_embeddings"]]
+    assert presets["roberta"]["text"][0] == ["roberta.embeddings.word_embeddings"]
+
+
+# --- the same rows as `embpriv run` -------------------------------------------------------------
+RUN_CONFIG = """type: perturbation
+name: wrap_{channel}
+seed: 17
+data: {{dim: 32, samples: 500, norm_min: 0.5, norm_max: 2.0, text_fraction: {text_fraction}}}
+mechanism: {{name: vmf, epsilon: 3, beta: 1, alpha: 0.5}}
+"""
+
+
+def histogram_and_mean(x, y):
+    # As tests/python/test_determinism.py: the run's 200-bin cosine histogram and Welford mean,
+    # from row sums in double in index order.
+    xd, yd = x.double().numpy(), y.double().numpy()
+    dot = np.cumsum(xd * yd, axis=1)[:, -1]
+    cos = dot / np.sqrt(np.cumsum(xd * xd, axis=1)[:, -1] * np.cumsum(yd * yd, axis=1)[:, -1])
+    bins = np.clip(((cos + 1.0) / 2.0 * 200).astype(np.int64), 0, 199)
+    mean = 0.0
+    for count, value in enumerate(cos.tolist(), start=1):
+        mean += (value - mean) / count
+    return np.bincount(bins, minlength=200).astype(np.float64), mean
+
+
+@pytest.mark.parametrize("channel,text_fraction", [("visual", 0), ("text", 1)])
+def test_the_wrapper_given_a_run_point_seed_gives_the_run_rows(workdir, channel, text_fraction):
+    # A run of type perturbation draws row i of a grid point from (derive_seed(seed,
+    # fnv1a64(key), "mechanism"), i) (experiments/types/perturbation): a call of the wrapper whose
+    # stream is that seed (call_seeds) gives the same rows, so the file's histogram and mean cosine.
+    config = workdir / f"wrap_{channel}.yaml"
+    config.write_text(RUN_CONFIG.format(channel=channel, text_fraction=text_fraction))
+    out = workdir / f"wrap_{channel}.h5"
+    code, _, stderr = cli("run", config, "--out", out, "--no-plot", "-q")
+    assert code == 0, stderr
+    results = embpriv.Results(out)
+    df = results.table()
+    assert len(df) == 1 and df.status[0] == "ok"
+    seed = int(df.seed[0])
+    x = embpriv.random_directions(500, 32, 0.5, 2.0,
+                                  seed=embpriv.derive_seed(seed, embpriv.fnv1a64(embpriv.flow_yaml(df.attrs["config"], "data")), "inputs"))
+    point_seed = embpriv.derive_seed(seed, embpriv.fnv1a64(""), "mechanism")
+    # The inputs as the rows of a module's output: an embedding table read at ids 0..499 (text),
+    # a visual output passed through (visual).
+    model = nn.Module()
+    model.embed_tokens = nn.Embedding(500, 32, _weight=x.clone())
+    model.merger = nn.Identity()
+    path = "embed_tokens" if channel == "text" else "merger"
+    handle = embpriv.wrap(model, embpriv.flow_yaml(df.attrs["config"], "mechanism"), {channel: path},
+                          call_seeds=lambda modality, k: point_seed, log_cosine=True)
+    with torch.no_grad():
+        y = model.embed_tokens(torch.arange(500)) if channel == "text" else model.merger(x)
+    handle.remove()
+    assert handle.calls[0].modality == channel and handle.calls[0].perturbed == 500
+    counts, mean = histogram_and_mean(x, y)
+    assert np.array_equal(counts, results.curve(df.row[0], f"cosine_histogram_counts"))
+    assert mean == df.mean_cosine[0]
+    # The claim the wrapper reports is the run's channel budget (text: alpha * eps).
+    assert handle.claims()[channel].epsilon == (1.5 if channel == "text" else 3.0)
+    # The wrapper's own derivation gives other rows: the check can fail.
+    other = embpriv.wrap(model, embpriv.flow_yaml(df.attrs["config"], "mechanism"), {channel: path}, seed=seed)
+    with torch.no_grad():
+        z = model.embed_tokens(torch.arange(500)) if channel == "text" else model.merger(x)
+    other.remove()
+    assert histogram_and_mean(x, z)[1] != df.mean_cosine[0]
+
+
+# --- stories260K: generate with a KV cache ----------------------------------------------------------
+def test_stories260k_generates_and_the_text_hook_perturbs_each_step(stories):
+    model, vocab = stories
+    prompt = torch.tensor([[1, 403, 407, 261]])  # <s> Once upon a
+    assert [vocab[i] for i in prompt[0, 1:].tolist()] == [" Once", " upon", " a"]
+    clean, clean_logits = model.generate(prompt, 6)
+    text = "".join(vocab[i] for i in clean[0, 1:].tolist())
+    assert text == " Once upon a time, there was a little", text  # the real model, read right
+    handle = embpriv.wrap(model, {"name": "vmf", "epsilon": 20, "beta": 1}, "llama", public_token_ids=[1],
+                          seed=31, log_cosine=True)
+    assert handle.paths == {"text": ["model.embed_tokens"]}
+    noisy, _ = model.generate(prompt, 6)
+    # The prompt once [1, 4, D], then one [1, 1, D] per step; <s> is public (Def. 6.2).
+    assert [r.shape for r in handle.calls] == [(1, 4, 64)] + [(1, 1, 64)] * 6
+    assert [r.call_index for r in handle.calls] == list(range(7))
+    assert [(r.perturbed, r.public) for r in handle.calls] == [(3, 1)] + [(1, 0)] * 6
+    assert handle.rows_perturbed() == {"text": 9}
+    # Each step's row equals Mechanism.perturb of that token's embedding row with the call seed.
+    m = embpriv.mechanism({"name": "vmf", "epsilon": 20, "beta": 1})
+    table = model.model.embed_tokens.weight.detach()
+    for record, token in zip(handle.calls[1:], noisy[0, 4:].tolist()):
+        y = m.perturb(table[token:token + 1], seed=handle.call_seed("text", record.call_index), modality="text")
+        assert float(record.cosine[0]) == pytest.approx(float(F.cosine_similarity(table[token:token + 1], y)[0]), abs=1e-7)
+    handle.remove()
+    again, again_logits = model.generate(prompt, 6)
+    assert torch.equal(again, clean) and torch.equal(again_logits, clean_logits)
+
+
+def test_stories260k_generation_changes_with_the_budget(stories):
+    # At eps = 1 the token embeddings (d = 64) are turned far (A_d(1) < 0.1): the story changes; at
+    # eps = 1e6 they barely move and the greedy story is the clean one.
+    model, _ = stories
+    prompt = torch.tensor([[1, 403, 407, 261]])
+    clean, _ = model.generate(prompt, 8)
+    for epsilon, same in [(1e6, True), (1.0, False)]:
+        with embpriv.wrap(model, {"name": "vmf", "epsilon": epsilon, "beta": 1}, "llama", seed=3):
+            out, _ = model.generate(prompt, 8)
+        assert torch.equal(out, clean) == same, epsilon
