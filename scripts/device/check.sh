@@ -17,17 +17,19 @@
 # against whatever torch python3 imports (Debian's here). --reuse-build DIR: skip the configure
 # and build of step 1 and use DIR as it is (the ctest device_check_cpu does that on the build
 # folder, so that CI compiles nothing twice). Exits non-zero on any failure; --log FILE keeps the
-# whole output.
+# whole output. --configure-only stops after the configure of step 1 (a cheap look at a machine:
+# the prefix, the torch, CUDA, pybind11 found or not).
 #
-# Usage: scripts/device/check.sh [--cpu] [--reuse-build DIR] [--log FILE] [--debs DIR]
-#        [--build DIR] [--python PYTHON] [--data DIR] [--jobs N] [--glove JSON]
+# Usage: scripts/device/check.sh [--cpu] [--reuse-build DIR] [--configure-only] [--log FILE]
+#        [--debs DIR] [--build DIR] [--python PYTHON] [--data DIR] [--jobs N] [--glove JSON]
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-mode=cuda reuse="" log="" debs="$root/.cache/device-debs" build="$root/build-device" python=python3
+mode=cuda reuse="" log="" configure_only=0 debs="$root/.cache/device-debs" build="$root/build-device" python=python3
 data="" jobs=$(nproc) glove="$root/.cache/device-data/glove-sentiment.json"
 while [[ $# -gt 0 ]]; do
   case $1 in
     --cpu) mode=cpu; shift ;;
+    --configure-only) configure_only=1; shift ;;
     --reuse-build) reuse=$2; shift 2 ;;
     --log) log=$2; shift 2 ;;
     --debs) debs=$2; shift 2 ;;
@@ -88,6 +90,15 @@ if [[ -z $reuse ]]; then
   [[ -n $data ]] && options+=(-DEMBPRIV_DATA_DIR="$data")
   [[ $mode == cuda ]] && options+=(-DEMBPRIV_CUDA=ON)
   cmake -S "$root" -B "$build" "${generator[@]}" "${options[@]}" || { fail "configure"; exit 1; }
+  if [[ $configure_only == 1 ]]; then
+    if [[ -n $prefix ]]; then
+      for package in yaml-cpp_DIR Eigen3_DIR Boost_DIR CLI11_DIR nlohmann_json_DIR Catch2_DIR pybind11_DIR; do
+        grep -q "^$package:PATH=$prefix/" "$build/CMakeCache.txt" || fail "$package is not in the prefix: $(grep "^$package:" "$build/CMakeCache.txt")"
+      done
+    fi
+    step "configured (--configure-only): $failures failure(s)"
+    [[ $failures -eq 0 ]]; exit
+  fi
   step "build with $jobs jobs"
   cmake --build "$build" -j "$jobs" --target embpriv embpriv_tests || { fail "build"; exit 1; }
   # The Python module (EMBPRIV_PYTHON=AUTO): its absence (no pybind11, no Python.h) fails step 4
@@ -167,6 +178,10 @@ done
 if [[ $mode == cuda ]]; then
   step "pip install into a venv over $python's torch, reusing $build"
   "$python" -m venv --system-site-packages "$work/venv" || fail "venv"
+  # A python3 that is itself a venv (a pip PyTorch in one): its packages, torch among them, are
+  # not the new venv's "system" ones; a .pth file adds them after the new venv's own.
+  "$work/venv/bin/python" -c "import site, sys; open(site.getsitepackages()[0] + '/outer.pth', 'w').write('\n'.join(sys.argv[1:]) + '\n')" \
+    $("$python" -c "import site; print(' '.join(site.getsitepackages()))") || fail "venv .pth"
   EMBPRIV_BUILD_DIR="$build" "$work/venv/bin/python" -m pip install -q --no-index --no-deps --no-build-isolation "$root" ||
     fail "pip install"
   (cd "$work" && "$work/venv/bin/python" -c "import embpriv, torch; print('embpriv imports beside torch', torch.__version__)") ||

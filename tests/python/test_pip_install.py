@@ -4,6 +4,7 @@ already compiled (EMBPRIV_BUILD_DIR: nothing is compiled twice), the installed p
 from outside the checkout and works, and its check of the LibTorch refuses a module recorded as
 built against another one (docs/python.md)."""
 import os
+import site
 import subprocess
 import sys
 
@@ -27,6 +28,11 @@ def venv(tmp_path_factory):
     env_dir = root / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(env_dir)], check=True)
     python = str(env_dir / "bin" / "python")
+    # When this interpreter is itself a venv (a pip PyTorch in one), the new venv's "system"
+    # packages are the base interpreter's, without that torch: a .pth file adds this
+    # interpreter's own package folders after the new venv's.
+    subprocess.run([python, "-c", "import site, sys; open(site.getsitepackages()[0] + '/outer.pth', 'w')"
+                    ".write('\\n'.join(sys.argv[1:]) + '\\n')"] + site.getsitepackages(), check=True)
     # The interpreter's own pip (Debian's python3-pip) installs into the venv it runs in.
     result = subprocess.run([python, "-m", "pip", "install", "-v", "--no-deps", "--no-build-isolation", SOURCE],
                             cwd=str(root), env=_clean_environment(EMBPRIV_BUILD_DIR=build_dir),
