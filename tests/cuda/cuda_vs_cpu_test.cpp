@@ -47,7 +47,9 @@ at::Tensor token_ids(std::int64_t vocab) {
   return (at::arange(48, at::kLong) * 37 + 5).remainder(vocab).reshape({2, 24});
 }
 
-void compare_forward(const std::string& path, double tolerance) {
+// same_argmax: also the same next token everywhere (a trained float32 model: its top logits are
+// far apart; a random half-precision one may have near-ties that rounding flips).
+void compare_forward(const std::string& path, double tolerance, bool same_argmax) {
   const auto cpu = load_language_model(path, c10::kCPU);
   const auto gpu = load_language_model(path, kGpu);
   const at::Tensor ids = token_ids(cpu->vocab_size());
@@ -58,14 +60,14 @@ void compare_forward(const std::string& path, double tolerance) {
   INFO(path << ": max |CUDA - CPU| = " << max_abs_difference(logits, expected) << ", max |logit| = " << scale);
   CHECK(scale > 0.5);
   CHECK(max_abs_difference(logits, expected) < tolerance * scale);
-  CHECK(at::equal(logits.argmax(-1).cpu(), expected.argmax(-1)));
+  if (same_argmax) CHECK(at::equal(logits.argmax(-1).cpu(), expected.argmax(-1)));
 }
 
 }  // namespace
 
 TEST_CASE("CUDA: the stories260K forward matches the CPU's within 1e-4 of the largest logit", "[cuda]") {
   if (no_cuda()) return;
-  compare_forward(stories260k_checkpoint(), 1e-4);
+  compare_forward(stories260k_checkpoint(), 1e-4, true);
 }
 
 TEST_CASE("CUDA: random Hugging Face Llama and Qwen2 folders give the CPU's logits within 1e-3", "[cuda]") {
@@ -78,7 +80,7 @@ TEST_CASE("CUDA: random Hugging Face Llama and Qwen2 folders give the CPU's logi
   const std::string command = std::string(python != nullptr ? python : "python3") + " " + source_dir() +
                               "/tests/models/hf_decoder_reference.py make " + variant + " " + (dir / variant) + " 11";
   REQUIRE(std::system(command.c_str()) == 0);
-  compare_forward(dir / variant, 1e-3);
+  compare_forward(dir / variant, 1e-3, false);
 }
 
 TEST_CASE("CUDA: the KNN search finds the CPU's neighbours, scores within 1e-5", "[cuda]") {
