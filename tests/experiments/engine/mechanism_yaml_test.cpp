@@ -3,8 +3,12 @@
 #include "tests/catch.h"
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "core/error.h"
+#include "core/source_dir.h"
 #include "experiments/engine/mechanism_yaml.h"
 
 using namespace embpriv;
@@ -67,4 +71,18 @@ TEST_CASE("a quoted number is text for mechanism keys, as for every other key", 
 TEST_CASE("a mechanism key given twice in YAML text is refused", "[engine][mechanisms]") {
   CHECK_THAT(error_of("{name: vmf, epsilon: 2, epsilon: 3, beta: 1}"), Contains("duplicate key 'epsilon'"));
   CHECK_THAT(error_of("{name: vmf, name: gaussian, epsilon: 2}"), Contains("duplicate key 'name'"));
+}
+
+TEST_CASE("the mechanisms layer reads no YAML: only the adapter does", "[engine][mechanisms]") {
+  // CMakeLists.txt links yaml-cpp to the experiments layer, not to mechanisms: an include of it
+  // under mechanisms/ would not build the day the experiments layer stops bringing it along.
+  namespace fs = std::filesystem;
+  std::vector<std::string> offenders;
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(source_dir()) / "mechanisms")) {
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    if (text.str().find("#include <yaml-cpp/") != std::string::npos) offenders.push_back(entry.path().string());
+  }
+  CHECK(offenders == std::vector<std::string>{});
 }
