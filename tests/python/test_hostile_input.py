@@ -150,6 +150,9 @@ def test_mechanisms_refuse_outputs_that_overflow():
     with pytest.raises(ValueError, match="row 0 is not finite in float32"):
         tiny.perturb(x, seed=1)
     vmf = embpriv.mechanism({"name": "vmf", "epsilon": 1, "beta": 1})
+    # A float16 row of norm 84,853 (each value 60,000): its direction turns, a value passes 65,504.
+    with pytest.raises(ValueError, match=r"vmf: the output of row 0 does not fit float16 \(81015"):
+        vmf.perturb(torch.tensor([[60000.0, 60000.0]], dtype=torch.float16), seed=1)
     with pytest.raises(ValueError, match="not finite in float32"):
         vmf.perturb(torch.full((2, 4), 3e38), seed=1)
     with pytest.raises(ValueError, match=r"row 1 has a value \(1e\+39\) at column 2 beyond float32's range"):
