@@ -564,7 +564,7 @@ def test_the_wrapper_given_a_run_point_seed_gives_the_run_rows(workdir, channel,
     handle.remove()
     assert handle.calls[0].modality == channel and handle.calls[0].perturbed == 500
     counts, mean = histogram_and_mean(x, y)
-    assert np.array_equal(counts, results.curve(df.row[0], f"cosine_histogram_counts"))
+    assert np.array_equal(counts, results.curve(df.row[0], "cosine_histogram_counts"))
     assert mean == df.mean_cosine[0]
     # The claim the wrapper reports is the run's channel budget (text: alpha * eps).
     assert handle.claims()[channel].epsilon == (1.5 if channel == "text" else 3.0)
@@ -614,3 +614,98 @@ def test_stories260k_generation_changes_with_the_budget(stories):
         with embpriv.wrap(model, {"name": "vmf", "epsilon": epsilon, "beta": 1}, "llama", seed=3):
             out, _ = model.generate(prompt, 8)
         assert torch.equal(out, clean) == same, epsilon
+
+
+# --- transformers (where installed) ----------------------------------------------------------------
+def transformers_or_skip():
+    try:
+        import transformers  # noqa: F401
+    except ImportError:
+        pytest.skip("the transformers package is not installed here (pip install transformers runs these tests)")
+    return transformers
+
+
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def test_transformers_qwen2_vl_generate_perturbs_text_and_visual_rows():
+    transformers = transformers_or_skip()
+    torch.manual_seed(0)
+    # Random init from a config: 1 vision block (4 x 4 patches of 14 x 14, merged 2 x 2 into 4
+    # tokens of the LLM's width 32), 2 decoder layers; text keys at the top level are read by every
+    # transformers version (newer ones build text_config from them).
+    config = transformers.Qwen2VLConfig(
+        vision_config={"depth": 1, "embed_dim": 32, "hidden_size": 32, "num_heads": 2, "mlp_ratio": 2,
+                       "in_channels": 3, "patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2},
+        vocab_size=64, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
+        num_key_value_heads=2, max_position_embeddings=128,
+        rope_scaling={"type": "mrope", "mrope_section": [2, 1, 1]},
+        image_token_id=60, video_token_id=61, vision_start_token_id=58, vision_end_token_id=59)
+    model = transformers.Qwen2VLForConditionalGeneration(config).to(DEVICE).eval()
+    ids = torch.tensor([[5, 6, 58, 60, 60, 60, 60, 59, 7, 8, 9]], device=DEVICE)
+    inputs = {"input_ids": ids, "attention_mask": torch.ones_like(ids),
+              "pixel_values": torch.randn(16, 3 * 2 * 14 * 14, device=DEVICE),
+              "image_grid_thw": torch.tensor([[1, 4, 4]], device=DEVICE)}
+    with torch.no_grad():
+        clean = model.generate(**inputs, max_new_tokens=3, do_sample=False)
+        clean_logits = model(**inputs).logits
+    handle = embpriv.wrap(model, {"name": "vmf", "epsilon": 2, "beta": 1}, "qwen2_vl", alpha=2,
+                          public_token_ids=[5], seed=9, log_cosine=True)
+    assert handle.paths["visual"][0].endswith("visual.merger.mlp.2")
+    assert handle.paths["text"][0].endswith("embed_tokens")
+    assert handle.placeholder_token_ids == {60, 61}
+    with torch.no_grad():
+        model.generate(**inputs, max_new_tokens=3, do_sample=False)
+    visual = [r for r in handle.calls if r.modality == "visual"]
+    text = [r for r in handle.calls if r.modality == "text"]
+    # The merger runs once (prefill), on the image's 4 merged tokens; the text embedding runs at
+    # prefill ([1, 11, D]: 4 image placeholders pass, <5> is public) and once per new token.
+    assert [(r.rows, r.perturbed) for r in visual] == [(4, 4)]
+    assert text[0].shape == (1, 11, 32) and (text[0].placeholder, text[0].public, text[0].perturbed) == (4, 1, 6)
+    assert [r.shape for r in text[1:]] == [(1, 1, 32)] * 2
+    assert all(r.device.startswith(DEVICE) for r in handle.calls)
+    assert handle.claims()["text"].epsilon == 4 and handle.claims()["visual"].epsilon == 2
+    handle.remove()
+    with torch.no_grad():
+        assert torch.equal(model.generate(**inputs, max_new_tokens=3, do_sample=False), clean)
+        assert torch.equal(model(**inputs).logits, clean_logits)
+
+
+def test_transformers_llama_generate_perturbs_each_step():
+    transformers = transformers_or_skip()
+    folder = SOURCE_DIR / "build" / "stories260K-hf"  # embpriv convert llama2c-to-hf, written by the build
+    if (folder / "config.json").is_file():
+        model = transformers.LlamaForCausalLM.from_pretrained(folder)
+    else:
+        torch.manual_seed(0)
+        model = transformers.LlamaForCausalLM(transformers.LlamaConfig(
+            vocab_size=128, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
+            num_key_value_heads=2, max_position_embeddings=64))
+    model = model.to(DEVICE).eval()
+    d = model.config.hidden_size
+    ids = torch.tensor([[1, 20, 21, 22]], device=DEVICE)
+    with torch.no_grad():
+        clean = model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=4, do_sample=False)
+    mechanism = {"name": "vmf", "epsilon": 3, "beta": 1}
+    handle = embpriv.wrap(model, mechanism, "llama", public_token_ids=[1], seed=5)
+    assert handle.paths == {"text": ["model.embed_tokens"]}
+    # A forward hook registered after the wrapper's sees the perturbed output (hooks run in order).
+    seen = []
+    spy = model.get_input_embeddings().register_forward_hook(lambda _m, _i, out: seen.append(out.detach().float().cpu()))
+    with torch.no_grad():
+        out = model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=4, do_sample=False)
+    spy.remove()
+    assert [r.shape for r in handle.calls] == [(1, 4, d)] + [(1, 1, d)] * 3
+    assert [(r.public, r.perturbed) for r in handle.calls] == [(1, 3)] + [(0, 1)] * 3
+    # Each step's row is Mechanism.perturb of the fed token's embedding row with that call's seed.
+    table = model.get_input_embeddings().weight.detach().float().cpu()
+    m = embpriv.mechanism(mechanism)
+    for k, token in enumerate(out[0, 4:7].tolist(), start=1):
+        row = table[token:token + 1].to(model.get_input_embeddings().weight.dtype)
+        expected = m.perturb(row, seed=handle.call_seed("text", k), modality="text")
+        assert torch.equal(seen[k].reshape(1, d), expected.float()), k
+    assert torch.equal(seen[0][0, 0], table[1])  # <s> is public: unchanged
+    handle.remove()
+    with torch.no_grad():
+        assert torch.equal(model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=4,
+                                          do_sample=False), clean)
