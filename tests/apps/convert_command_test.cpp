@@ -4,7 +4,11 @@
 #include "core/source_dir.h"
 #include "tests/catch.h"
 
+#include <sys/stat.h>
+
 #include <cmath>
+#include <cstring>
+#include <functional>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -168,4 +172,119 @@ TEST_CASE("convert and bad model folders: one error line, exit code 2", "[apps][
   index["weight_map"]["model.norm.weight"] = "model-00002-of-00002.safetensors";
   write_file(sharded + "/model.safetensors.index.json", index.dump());
   expect_one_error(run_on(sharded, dir), "names the shard 'model-00002-of-00002.safetensors', which is missing");
+}
+
+TEST_CASE("convert --out into a folder holding a model: refused without --overwrite, replaced with it", "[apps][hf]") {
+  TempDir dir("embpriv_convert_overwrite_test");
+  const std::string folder = dir / "m";
+  REQUIRE(convert(folder).code == 0);
+  // The folder now also holds a sharded model (an index and its shard) and a README: the index
+  // made every later load read the old shards instead of the new model.safetensors.
+  fs::copy_file(folder + "/model.safetensors", folder + "/model-00001-of-00001.safetensors");
+  nlohmann::json index = {{"metadata", {{"total_size", 0}}}, {"weight_map", nlohmann::json::object()}};
+  for (const char* name : {"model.embed_tokens.weight", "model.norm.weight"}) {
+    index["weight_map"][name] = "model-00001-of-00001.safetensors";
+  }
+  write_file(folder + "/model.safetensors.index.json", index.dump());
+  write_file(folder + "/README.md", "my notes\n");
+  expect_one_error(run_binary("convert llama2c-to-hf --model " + stories260k_checkpoint() + " --tokenizer " +
+                                  stories260k_tokenizer() + " --out " + folder, Capture::errors),
+                   "--out '" + folder + "' is not empty (it holds 'README.md' and more); pass --overwrite");
+  CHECK(fs::exists(folder + "/model.safetensors.index.json"));
+  const Outcome replaced = run_binary("convert llama2c-to-hf --model " + stories260k_checkpoint() + " --tokenizer " +
+                                      stories260k_tokenizer() + " --out " + folder + " --overwrite");
+  INFO(replaced.output);
+  REQUIRE(replaced.code == 0);
+  CHECK_FALSE(fs::exists(folder + "/model.safetensors.index.json"));
+  CHECK_FALSE(fs::exists(folder + "/model-00001-of-00001.safetensors"));
+  for (const char* file : {"config.json", "model.safetensors", "tokenizer.json", "README.md"}) CHECK(fs::exists(folder + "/" + file));
+  // A file where the folder should be.
+  write_file(dir / "file", "x");
+  expect_one_error(run_binary("convert llama2c-to-hf --model " + stories260k_checkpoint() + " --tokenizer " +
+                                  stories260k_tokenizer() + " --out " + (dir / "file") + " --overwrite", Capture::errors),
+                   "exists and is not a folder");
+  // An unknown conversion is named.
+  expect_one_error(run_binary("convert hf-to-llama2c", Capture::errors), "unknown conversion 'convert hf-to-llama2c'");
+}
+
+TEST_CASE("bad HF checkpoints and data stop the run before any row, naming the file and key", "[apps][hf]") {
+  TempDir dir("embpriv_convert_stop_test");
+  const std::string good = dir / "good";
+  REQUIRE(convert(good).code == 0);
+  const auto copy_of = [&](const std::string& name) {
+    const std::string folder = dir / name;
+    fs::copy(good, folder);
+    return folder;
+  };
+  const auto edit_json = [&](const std::string& path, const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json j = nlohmann::json::parse(text_of(path));
+    edit(j);
+    write_file(path, j.dump(2));
+  };
+  // `embpriv run` on FOLDER with two rows; `extra` overrides more keys.
+  const auto run_rows = [&](const std::string& folder, const std::string& extra, bool dry) {
+    return run_binary("-q run " + kHfConfig + " data.model=" + folder + " data.max_sentences=2 " + extra +
+                          " sweep.mechanism.epsilon=[10] sweep.mask=[none] --no-plot --threads 1 --overwrite --out " +
+                          (dir / "out.h5") + (dry ? " --dry-run" : ""),
+                      Capture::errors);
+  };
+
+  // Item 14: a NaN weight (it failed every row with exit 1), rope_theta 1e-300, an empty vocabulary.
+  const std::string nan = copy_of("nan");
+  std::string bytes = text_of(nan + "/model.safetensors");
+  std::uint64_t header_length = 0;
+  std::memcpy(&header_length, bytes.data(), 8);
+  const nlohmann::json header = nlohmann::json::parse(bytes.substr(8, header_length));
+  const float not_a_number = std::nanf("");
+  bytes.replace(8 + header_length + header["model.layers.2.mlp.up_proj.weight"]["data_offsets"][0].get<std::uint64_t>(), 4,
+                std::string(reinterpret_cast<const char*>(&not_a_number), 4));
+  write_file(nan + "/model.safetensors", bytes);
+  expect_one_error(run_rows(nan, "", false), "tensor 'model.layers.2.mlp.up_proj.weight' holds a non-finite weight");
+  const std::string theta = copy_of("theta");
+  edit_json(theta + "/config.json", [](nlohmann::json& c) { c["rope_theta"] = 1e-300; });
+  expect_one_error(run_rows(theta, "", false), "'rope_theta' must be a finite number > 1, got 1e-300");
+  const std::string empty_vocab = copy_of("empty_vocab");
+  edit_json(empty_vocab + "/tokenizer.json", [](nlohmann::json& t) {
+    t["model"]["vocab"] = nlohmann::json::object();
+    t["model"]["merges"] = nlohmann::json::array();
+  });
+  expect_one_error(run_rows(empty_vocab, "", false), "model.vocab is empty");
+  write_file(dir / "empty.json", "[]");
+  expect_one_error(run_rows(good, "data.sentences=" + (dir / "empty.json"), false), "holds no labelled sentence");
+
+  // Item 15: files no index names, dangling or not files at all, are not read (the memory
+  // estimate summed every *.safetensors); the file the load reads is refused by name.
+  const std::string stray = copy_of("stray");
+  fs::create_symlink(dir / "nowhere", stray + "/model-00002-of-00002.safetensors");
+  fs::create_symlink("loop.safetensors", stray + "/loop.safetensors");
+  fs::create_directory(stray + "/partial.safetensors");
+  REQUIRE(mkfifo((stray + "/fifo.safetensors").c_str(), 0600) == 0);
+  const Outcome dry = run_rows(stray, "", true);
+  INFO(dry.output);
+  CHECK(dry.code == 0);
+  const std::string dangling = copy_of("dangling");
+  fs::remove(dangling + "/model.safetensors");
+  fs::create_symlink(dir / "nowhere", dangling + "/model.safetensors");
+  expect_one_error(run_rows(dangling, "", true), "model.safetensors': No such file or directory");
+  const std::string fifo = copy_of("fifo");
+  fs::remove(fifo + "/model.safetensors");
+  REQUIRE(mkfifo((fifo + "/model.safetensors").c_str(), 0600) == 0);
+  expect_one_error(run_rows(fifo, "", true), "model.safetensors' is not a regular file");
+
+  // Item 17: messages that blamed language_model.texts, named no key or failed in the library.
+  const std::string huge = copy_of("huge");
+  edit_json(huge + "/config.json", [](nlohmann::json& c) { c["hidden_size"] = std::int64_t{1} << 62; });
+  expect_one_error(run_rows(huge, "", true), "data.model '" + huge + "' (" + huge + "/config.json: vocab_size 512, hidden_size 4611686018427387904)");
+  expect_one_error(run_rows(good + "/model.safetensors", "", true), "is a safetensors file; give the Hugging Face folder");
+  expect_one_error(run_rows(good, "data.sentences=" + good, false), "is a folder, not a JSON file");
+  const std::string short_context = copy_of("short_context");
+  edit_json(short_context + "/config.json", [](nlohmann::json& c) { c["max_position_embeddings"] = 4; });
+  // Item 19: obfuslm's prompt with invalid UTF-8 failed every row; it is refused before them.
+  const std::string obfuslm = std::string(embpriv::source_dir()) + "/configs/obfuslm_stories260k.yaml";
+  expect_one_error(run_binary("-q run " + obfuslm + " data.model=" + good + " \"language_model.prompt=$(printf 'a\\377')\"" +
+                                  " --dry-run --no-plot --out " + (dir / "o.h5"), Capture::errors),
+                   "language_model.prompt is not valid UTF-8");
+  const Outcome rows = run_rows(short_context, "", false);
+  CHECK_THAT(rows.output, Contains("language_model.tokens 16 needs 17 positions, but data.model '" + short_context +
+                                   "' has 4 (max_position_embeddings"));
 }
