@@ -113,12 +113,13 @@ HfEncoderWeights random_hf_encoder(const HfEncoderConfig& config, std::uint64_t 
     L.intermediate_bias = zeros({inter});
     L.output = zeros({h, inter});
   }
+  if (c.model_type == "bert") {  // BertModel's pooler (add_pooling_layer=True), read by its classifier
+    w.pooler = zeros({h, h});
+    w.pooler_bias = zeros({h});
+  }
   if (c.sequence_classification) {
     EMBPRIV_CHECK(c.num_labels >= 2, "a classifier needs num_labels >= 2, got " << c.num_labels);
-    if (c.model_type == "bert") {
-      w.pooler = zeros({h, h});
-      w.pooler_bias = zeros({h});
-    } else {
+    if (c.model_type != "bert") {
       w.head_dense = zeros({h, h});
       w.head_dense_bias = zeros({h});
     }
@@ -139,6 +140,34 @@ HfEncoderWeights random_hf_encoder(const HfEncoderConfig& config, std::uint64_t 
   w.word_embeddings[c.pad_token_id].zero_();  // nn.Embedding(padding_idx=pad_token_id)
   if (c.sequence_classification && c.model_type == "bert") w.pooling = EncoderPooling::cls;
   return w;
+}
+
+void add_classification_head(HfEncoderWeights& w, std::int64_t num_labels, std::uint64_t seed, double initializer_range) {
+  EMBPRIV_CHECK(!w.config.sequence_classification, "the model already has a sequence-classification head");
+  EMBPRIV_CHECK(num_labels >= 2, "a classifier needs num_labels >= 2, got " << num_labels);
+  EMBPRIV_CHECK(initializer_range > 0, "initializer_range must be > 0, got " << initializer_range);
+  const std::int64_t h = w.config.hidden_size;
+  Rng rng(seed, 1);
+  const auto normal = [&](std::vector<std::int64_t> shape) {
+    at::Tensor t = at::empty(shape, at::kFloat);
+    float* data = t.data_ptr<float>();
+    for (std::int64_t i = 0; i < t.numel(); ++i) data[i] = static_cast<float>(initializer_range * rng.normal());
+    return t;
+  };
+  const c10::Device device = w.word_embeddings.device();
+  if (w.config.model_type == "bert") {
+    if (!w.pooler.defined()) {
+      w.pooler = normal({h, h}).to(device);
+      w.pooler_bias = at::zeros({h}, at::TensorOptions().dtype(at::kFloat).device(device));
+    }
+  } else {
+    w.head_dense = normal({h, h}).to(device);
+    w.head_dense_bias = at::zeros({h}, at::TensorOptions().dtype(at::kFloat).device(device));
+  }
+  w.classifier = normal({num_labels, h}).to(device);
+  w.classifier_bias = at::zeros({num_labels}, at::TensorOptions().dtype(at::kFloat).device(device));
+  w.config.sequence_classification = true;
+  w.config.num_labels = num_labels;
 }
 
 std::vector<double> train_encoder_classifier(HfEncoderWeights& w, const std::vector<std::vector<std::int64_t>>& texts,

@@ -7,6 +7,7 @@
 #include "tests/catch.h"
 #include <ATen/ATen.h>
 
+#include <cmath>
 #include <cstdlib>
 
 #include "data/data_paths.h"
@@ -118,4 +119,30 @@ TEST_CASE("train_layers trains the top layers and the head only", "[models][enco
   CHECK(at::equal(again.layers[1].output, w.layers[1].output));
   CHECK_THROWS_WITH(train_encoder_classifier(again, texts, std::vector<std::int64_t>(256, 2), options),
                     Catch::Matchers::Contains("labels must be in [0, 2), got 2"));
+}
+
+TEST_CASE("a user's encoder folder without a head gets one and trains as a classifier", "[models][encoder][training]") {
+  TempDir dir("embpriv_encoder_training_head");
+  const SentimentSplit data = sentiment_split(dir);
+  const std::vector<std::vector<std::int64_t>> texts(data.train_texts.begin(), data.train_texts.begin() + 256);
+  const std::vector<std::int64_t> labels(data.train_labels.begin(), data.train_labels.begin() + 256);
+  HfEncoderConfig plain = small_bert();
+  plain.sequence_classification = false;
+  plain.num_labels = 0;
+  save_hf_encoder(random_hf_encoder(plain, 7), dir / "bert_model");  // a BertModel folder: encoder and pooler
+  HfEncoderWeights w = load_hf_encoder(dir / "bert_model");
+  REQUIRE_FALSE(w.config.sequence_classification);
+  const at::Tensor pooler = w.pooler.clone();
+  add_classification_head(w, 2, 9);
+  CHECK(at::equal(w.pooler, pooler));  // the checkpoint's pooler is kept
+  const at::Tensor head = w.classifier.clone(), word_embeddings = w.word_embeddings.clone();
+  EncoderTrainingOptions options;
+  options.epochs = 1;
+  options.max_length = 32;
+  const std::vector<double> losses = train_encoder_classifier(w, texts, labels, options);
+  CHECK(std::isfinite(losses[0]));
+  CHECK_FALSE(at::equal(w.classifier, head));  // head and encoder both trained
+  CHECK_FALSE(at::equal(w.word_embeddings, word_embeddings));
+  CHECK(HfEncoderModel(w).num_labels() == 2);
+  CHECK_THROWS_WITH(add_classification_head(w, 2, 9), Catch::Matchers::Contains("already has a sequence-classification head"));
 }
