@@ -306,8 +306,8 @@ class WrapHandle:
         seed = self.call_seed(modality, call_index)
         mask = (~keep).to(torch.long).cpu()
         # Rows that pass unchanged go to the mechanism as ones (it checks every row, masked or not:
-        # a zero row would be refused) and are put back from x below, bit for bit in x's dtype.
-        rows = torch.where(zero.unsqueeze(1), torch.ones_like(x), x) if bool(zero.any()) else x
+        # a zero or non-finite row would be refused) and are put back from x below, bit for bit.
+        rows = torch.where(keep.unsqueeze(1), torch.ones_like(x), x) if bool(keep.any()) else x
         try:
             y = self.mechanism.perturb(rows, seed=seed, mask=mask, modality=modality)
         except ValueError as error:

@@ -308,6 +308,12 @@ def test_public_tokens_pass_unchanged_and_the_rest_is_perturbed():
     record = handle.calls[0]
     assert (record.public, record.zero, record.placeholder, record.perturbed) == (3, 2, 0, 9)
     handle.remove()
+    # A public id whose row is zero (the padding embedding) passes as public, not refused.
+    handle = embpriv.wrap(model, VMF, {"text": TEXT}, public_token_ids=[0], seed=5)
+    after, _ = captured(model, [TEXT])
+    assert torch.equal((after[TEXT] == before[TEXT]).all(-1), IDS == 0)
+    assert (handle.calls[0].public, handle.calls[0].zero, handle.calls[0].perturbed) == (2, 0, 12)
+    handle.remove()
 
 
 def test_public_ids_come_from_the_model_input_when_the_module_does_not_see_them():
@@ -696,14 +702,15 @@ def test_transformers_llama_generate_perturbs_each_step():
         out = model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=4, do_sample=False)
     spy.remove()
     assert [r.shape for r in handle.calls] == [(1, 4, d)] + [(1, 1, d)] * 3
-    assert [(r.public, r.perturbed) for r in handle.calls] == [(1, 3)] + [(0, 1)] * 3
+    fed = out[0, 4:7].tolist()  # the tokens fed at steps 1-3 (<s>, id 1, is public wherever it comes)
+    assert [(r.public, r.perturbed) for r in handle.calls] == [(1, 3)] + [(int(t == 1), int(t != 1)) for t in fed]
     # Each step's row is Mechanism.perturb of the fed token's embedding row with that call's seed.
     table = model.get_input_embeddings().weight.detach().float().cpu()
     m = embpriv.mechanism(mechanism)
-    for k, token in enumerate(out[0, 4:7].tolist(), start=1):
-        row = table[token:token + 1].to(model.get_input_embeddings().weight.dtype)
-        expected = m.perturb(row, seed=handle.call_seed("text", k), modality="text")
-        assert torch.equal(seen[k].reshape(1, d), expected.float()), k
+    for k, token in enumerate(fed, start=1):
+        expected = m.perturb(table[token:token + 1], seed=handle.call_seed("text", k), modality="text",
+                             mask=torch.tensor([int(token != 1)]))
+        assert torch.equal(seen[k].reshape(1, d), expected), k
     assert torch.equal(seen[0][0, 0], table[1])  # <s> is public: unchanged
     handle.remove()
     with torch.no_grad():
