@@ -222,6 +222,11 @@ class WrapHandle:
         self.calls = []
         self._call_count = {modality: 0 for modality in self._call_count}
 
+    def set_mechanism(self, mechanism, *, alpha=None):
+        """Perturbs the next calls with another mechanism or budget (the paper's set_epsilon); the
+        call indices go on, so the streams stay distinct."""
+        self.mechanism = _mechanism_of(mechanism, alpha)
+
     def enable(self):
         self.enabled = True
 

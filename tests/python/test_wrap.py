@@ -716,3 +716,85 @@ def test_transformers_llama_generate_perturbs_each_step():
     with torch.no_grad():
         assert torch.equal(model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=4,
                                           do_sample=False), clean)
+
+
+def test_set_mechanism_changes_the_budget_of_the_next_calls():
+    model = tiny_model()
+    before, _ = captured(model, VISUAL[:1])
+    handle = embpriv.wrap(model, {"name": "vmf_tangent", "epsilon": 1, "beta": 1}, "qwen3_vl", seed=2, log_cosine=True)
+    captured(model, VISUAL[:1])
+    handle.set_mechanism({"name": "vmf_tangent", "epsilon": 8, "beta": 1}, alpha=2)
+    after, _ = captured(model, VISUAL[:1])
+    merger = [r for r in handle.calls if r.path == VISUAL[0]]
+    assert [r.call_index for r in merger] == [0, 3]
+    assert merger[0].mean_cosine == pytest.approx(embpriv.theory.expected_cosine_tangent(1, 1), abs=1e-5)
+    assert merger[1].mean_cosine == pytest.approx(embpriv.theory.expected_cosine_tangent(1, 8), abs=1e-5)
+    assert handle.claims()["text"].epsilon == 16
+    m = embpriv.mechanism({"name": "vmf_tangent", "epsilon": 8, "beta": 1, "alpha": 2})
+    assert torch.equal(after[VISUAL[0]], m.perturb(before[VISUAL[0]], seed=handle.call_seed("visual", 3), modality="visual"))
+    handle.remove()
+
+
+def skeleton(**paths):
+    """A model whose dotted paths hold the given real modules (the layout of a transformers class)."""
+    model = nn.Module()
+    for dotted, module in paths.items():
+        parent = model
+        parts = dotted.split("__")
+        for part in parts[:-1]:
+            if not hasattr(parent, part):
+                parent.add_module(part, nn.Module())
+            parent = getattr(parent, part)
+        parent.add_module(parts[-1], module)
+    return model
+
+
+def merger_mlp():
+    return nn.Sequential(nn.Linear(8, 8), nn.GELU(), nn.Linear(8, 6))
+
+
+@pytest.mark.parametrize("preset,layout,text,visual", [
+    # transformers >= 4.52: Qwen2VLForConditionalGeneration.model is Qwen2VLModel (visual, language_model).
+    ("qwen2_vl", {"model__language_model__embed_tokens": nn.Embedding(10, 6), "model__visual__merger__mlp": merger_mlp()},
+     "model.language_model.embed_tokens", "model.visual.merger.mlp.2"),
+    # before: the vision tower beside the text model (visual, model.embed_tokens).
+    ("qwen2_5_vl", {"model__embed_tokens": nn.Embedding(10, 6), "visual__merger__mlp": merger_mlp()},
+     "model.embed_tokens", "visual.merger.mlp.2"),
+    ("llama", {"model__embed_tokens": nn.Embedding(10, 6)}, "model.embed_tokens", None),
+    ("qwen3", {"embed_tokens": nn.Embedding(10, 6)}, "embed_tokens", None),
+    ("bert", {"bert__embeddings__word_embeddings": nn.Embedding(10, 6)}, "bert.embeddings.word_embeddings", None),
+    ("roberta", {"embeddings__word_embeddings": nn.Embedding(10, 6)}, "embeddings.word_embeddings", None),
+])
+def test_presets_resolve_each_layout(preset, layout, text, visual):
+    model = skeleton(**layout)
+    handle = embpriv.wrap(model, VMF, preset, seed=1)
+    assert handle.paths["text"] == [text]
+    assert handle.paths.get("visual") == ([visual] if visual else None)
+    with torch.no_grad():
+        x = model.get_submodule(text)(torch.tensor([[1, 2, 3]]))
+    assert x.shape == (1, 3, 6) and handle.calls[-1].path == text
+    handle.remove()
+    assert all(len(m._forward_hooks) == 0 for m in model.modules())
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device here: the hooks on a GPU model run where one is")
+def test_hooks_on_a_cuda_model_return_on_the_device():
+    model = tiny_model().cuda()
+    handle = embpriv.wrap(model, VMF, "qwen3_vl", seed=6)
+    with torch.no_grad():
+        logits = model(IDS.cuda(), PIXELS.cuda())
+    assert logits.is_cuda and all(r.device.startswith("cuda") for r in handle.calls)
+    handle.remove()
+    # Hooks run in the order registered: one before the wrapper's sees x, one after sees y.
+    module = model.get_submodule(VISUAL[0])
+    xs, ys = [], []
+    first = module.register_forward_hook(lambda _m, _i, out: xs.append(out.detach().clone()))
+    with embpriv.wrap(model, VMF, "qwen3_vl", seed=6) as handle:
+        last = module.register_forward_hook(lambda _m, _i, out: ys.append(out.detach().clone()))
+        with torch.no_grad():
+            model(IDS.cuda(), PIXELS.cuda())
+    first.remove()
+    last.remove()
+    assert ys[0].is_cuda and ys[0].dtype == xs[0].dtype
+    expected = embpriv.mechanism(VMF).perturb(xs[0], seed=handle.call_seed("visual", 0), modality="visual")
+    assert expected.is_cuda and torch.equal(ys[0], expected)
