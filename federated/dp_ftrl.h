@@ -13,7 +13,10 @@
 // node, independent N(0, sigma^2 I) each) is one Gaussian mechanism of L2 sensitivity
 //   Delta2 = 2C sqrt(max_u sum_nodes n_{u,node}^2)
 // over the run's participation schedule (public: drawn from the run's seed). With one
-// participation per client this is Kairouz et al.'s 2C sqrt(ceil(log2 T) + 1) (replace-one).
+// participation per client this is at most 2C sqrt(floor(log2 T) + 1) (replace-one): a round lies
+// in one released node per level, and the levels with a node inside [1, T] are 0 .. floor(log2 T)
+// (Kairouz et al. write ceil(log2 T) + 1, the same for T a power of two and one more level
+// otherwise, for a tree padded to the next power of two).
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>

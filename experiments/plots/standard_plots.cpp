@@ -274,7 +274,7 @@ std::vector<std::string> render_plots(const ResultsTable& table,
   for (const PlotRequest& request : requests) {
     PlotSpec panel;
     panel.title = request.title.empty() ? request.y + " vs " + request.x : request.title;
-    panel.x_label = request.x;
+    panel.x_label = request.x_label.empty() ? request.x : request.x_label;
     panel.y_label = request.y;
     panel.log_x = request.log_x;
     panel.log_y = request.log_y;

@@ -30,6 +30,8 @@ struct PlotRequest {
   // Optional: only rows at the smallest or the largest value of each of these numeric columns
   // (PSR after each round at the extreme eps only, where every eps would crowd the figure).
   std::vector<std::string> extremes_of = {};
+  // Optional: the x axis's label (empty: the x column's name), e.g. to say that an eps is nominal.
+  std::string x_label = {};
 };
 
 // The columns a request names that the table lacks, as one message ("" when all are there).

@@ -22,9 +22,9 @@ AccountantSettings read_settings(const YAML::Node& c) {
 }
 
 // The calibrations, as the federated type's dp.calibration names them, and their column suffix.
-const std::vector<std::pair<GaussianCalibration, std::string>>& calibrations() {
-  static const std::vector<std::pair<GaussianCalibration, std::string>> c = {
-      {GaussianCalibration::classic, "classic"}, {GaussianCalibration::analytic, "analytic"}};
+const std::vector<std::pair<NoiseCalibration, std::string>>& calibrations() {
+  static const std::vector<std::pair<NoiseCalibration, std::string>> c = {
+      {NoiseCalibration::classic, "classic"}, {NoiseCalibration::analytic, "analytic"}};
   return c;
 }
 

@@ -3,11 +3,25 @@
 #include <cmath>
 #include <limits>
 
+#include "accounting/gaussian_composition.h"
+#include "accounting/pld_accountant.h"
 #include "accounting/renyi_dp.h"
+#include "core/gaussian_privacy_profile.h"
 #include "core/error.h"
-#include "mechanisms/gaussian_calibration.h"
 
 namespace embpriv {
+namespace {
+
+// The exact eps of `rounds` releases, +inf where it exceeds what the accountant resolves (1e12):
+// a row whose noise is that small claims nothing, and says so rather than failing.
+double exact_or_infinity(double multiplier, std::int64_t rounds, double delta) {
+  if (!(analytic_gaussian_delta(1e12, multiplier / std::sqrt(static_cast<double>(rounds)), 1.0) <= delta)) {
+    return std::numeric_limits<double>::infinity();
+  }
+  return gaussian_composition_epsilon(multiplier, rounds, delta);
+}
+
+}  // namespace
 
 ComposedClientPrivacy composed_client_privacy(const FederatedNoise& noise, double delta, std::int64_t clients,
                                               const std::vector<RoundRecord>& rounds) {
@@ -19,16 +33,17 @@ ComposedClientPrivacy composed_client_privacy(const FederatedNoise& noise, doubl
   for (const RoundRecord& r : rounds) releases += static_cast<double>(r.clients);
   p.client_rounds_mean = releases / static_cast<double>(clients);
   if (noise.sigma <= 0) {
-    p.epsilon_rdp = p.epsilon_exact = p.epsilon_actual = std::numeric_limits<double>::infinity();
+    p.epsilon_rdp = p.epsilon_exact = p.epsilon_pld = p.epsilon_actual = std::numeric_limits<double>::infinity();
     return p;
   }
-  const double k = static_cast<double>(noise.releases);
-  p.epsilon_rdp = gaussian_rdp_account(noise.sigma / noise.sensitivity, noise.releases, delta).epsilon;
+  const double multiplier = noise.sigma / noise.sensitivity;
+  p.epsilon_rdp = gaussian_rdp_account(multiplier, noise.releases, delta).epsilon;
   // k Gaussian releases of noise sigma compose exactly to one of sigma / sqrt(k) (Dong, Roth &
-  // Su 2022, Cor. 3.3); its eps by Balle & Wang 2018, Thm 8.
-  p.epsilon_exact = analytic_gaussian_epsilon(noise.sigma / std::sqrt(k), delta, noise.sensitivity);
-  p.epsilon_actual = noise.epsilon_per_round ? analytic_gaussian_epsilon(noise.sigma, delta, noise.sensitivity)
-                                             : p.epsilon_exact;
+  // Su 2022, Cor. 3.3); its eps by Balle & Wang 2018, Thm 8 (accounting/gaussian_composition.h).
+  p.epsilon_exact = exact_or_infinity(multiplier, noise.releases, delta);
+  p.epsilon_pld = std::isfinite(p.epsilon_exact) ? gaussian_pld_account(multiplier, noise.releases, delta).epsilon
+                                                 : p.epsilon_exact;
+  p.epsilon_actual = noise.epsilon_per_round ? exact_or_infinity(multiplier, 1, delta) : p.epsilon_exact;
   return p;
 }
 

@@ -19,6 +19,7 @@ struct ComposedClientPrivacy {
   double client_rounds_mean = 0;  // releases per client on average in this run (sum of sampled / K)
   double epsilon_rdp = 0;         // total over the noise's releases at delta: RDP, tight conversion
   double epsilon_exact = 0;       // the same, exact: analytic Gaussian of sigma / sqrt(releases) (<= epsilon_rdp)
+  double epsilon_pld = 0;         // the same by the PLD accountant: a guaranteed upper bound, >= epsilon_exact
   // The eps that the noise really gives, in the unit of the requested dp.epsilon: one release's
   // exact eps where dp.epsilon is per round, epsilon_exact where it is the run's. With the
   // classic sigma at eps >= 1 it exceeds the request (Dwork & Roth, Thm A.1 needs eps < 1).

@@ -7,12 +7,12 @@
 #include <sstream>
 
 #include "attacks/membership_inference.h"
+#include "attacks/membership_report.h"
 #include "core/log.h"
 #include "data/private_units.h"
 #include "experiments/types/federated/federated_memory.h"
 #include "experiments/types/federated/composed_privacy.h"
 #include "experiments/types/federated/federated_settings.h"
-#include "experiments/types/shared/membership_columns.h"
 #include "federated/privateai_teachers.h"
 #include "federated/protocol.h"
 
@@ -22,6 +22,10 @@ namespace {
 // Swept keys that make a useful x axis for PSR (the paper's Figures 3 and 5-9).
 const std::vector<std::string> kNumericAxes = {"dp.epsilon", "alpha",           "data.proxy_beta", "distill.mu",
                                                "distill.every", "clients", "data.proxy_units", "scale", "rounds"};
+
+// dp.epsilon on an axis: the eps requested, which the classic formula does not deliver at eps >= 1
+// (docs/privateai.md: the run's epsilon_actual column gives what the noise really gives).
+const char* const kNominalEpsilonLabel = "dp.epsilon: nominal eps (classic formula) unless dp.calibration is analytic";
 
 struct FederatedRun {
   std::vector<RoundRecord> rounds;
@@ -117,12 +121,12 @@ class FederatedExperiment final : public ExperimentType {
     std::vector<std::string> columns = {"epsilon", "epsilon_actual", "calibration_valid", "delta", "sigma",
                                         "sensitivity", "gaussian_releases", "noise_norm_over_theta",
                                         "client_rounds_max", "client_rounds_mean", "epsilon_composed_rdp",
-                                        "epsilon_composed_exact", "parameters", "members",
+                                        "epsilon_composed_exact", "epsilon_composed_pld", "parameters", "members",
                                         "psr", "recall", "false_flag_rate", "best_round_psr", "final_local_loss",
                                         "mean_distilled_units", "mean_kept_releases", "member_accuracy", "teachers_proxy_accuracy",
                                         "proxy_distance"};
     for (const std::string& t : standin_teacher_names()) columns.push_back("teacher_" + t + "_test_psr");
-    for (const std::string& c : membership_columns()) columns.push_back(c);
+    for (const std::string& c : membership_columns(loss_and_lira_attack_names())) columns.push_back(c);
     return columns;
   }
   std::vector<std::string> string_columns() const override { return {"aggregator", "clip", "epsilon_scope"}; }
@@ -158,12 +162,22 @@ class FederatedExperiment final : public ExperimentType {
       const bool log_x = x == "dp.epsilon" || x == "data.proxy_units" || x == "data.proxy_beta";
       plots.push_back({"psr_vs_" + x, x, "psr", others(x), "", log_x, false, "PSR (test accuracy of flagging) vs " + x,
                        "", "psr"});
+      if (x == "dp.epsilon") plots.back().x_label = kNominalEpsilonLabel;
       if (x == "dp.epsilon") {
+        // The eps the noise really gives against the eps requested: on y = x where the
+        // calibration is exact, above it where the classic formula is used at eps >= 1.
+        PlotRequest actual{"epsilon_actual", x, "epsilon_actual", others(x), "epsilon", true, true,
+                           "eps the noise really gives vs dp.epsilon requested (dashed: y = x)", "", ""};
+        actual.theory_label = "requested (y = x)";
+        actual.x_label = kNominalEpsilonLabel;
+        plots.push_back(actual);
         for (const std::string& a : {std::string("loss"), std::string("lira_online")}) {
           plots.push_back({"auc_" + a, x, "auc_" + a, others(x), "", true, false, "membership inference AUC, " + a, "",
                            "mia"});
+          plots.back().x_label = kNominalEpsilonLabel;
           plots.push_back({"tpr_" + a, x, "tpr_at_1%fpr_" + a, others(x), "", true, false, "TPR at 1% FPR, " + a, "",
                            "mia"});
+          plots.back().x_label = kNominalEpsilonLabel;
         }
       }
     }
@@ -208,9 +222,54 @@ class FederatedExperiment final : public ExperimentType {
   }
 
  private:
+  // One row: the flagging metrics, the privacy columns and the membership attacks.
   static PointResult summarise(const FederatedSettings& s, const PrivateAiData& data, const RunTeachers& teachers,
                                const FederatedRun& target, const at::Tensor& members, const at::Tensor& shadow_phi,
                                const at::Tensor& shadow_in) {
+    PointResult result;
+    set_privacy_columns(result, s, target);
+    const double psr = set_flagging_columns(result, data, teachers, target, members);
+    // Membership inference: the loss attack needs no shadows; LiRA needs them.
+    const MembershipReport report = membership_report(
+        loss_and_lira_attack_names(), loss_and_lira_scores(target.candidate_phi, shadow_phi, shadow_in), members);
+    for (const auto& [column, value] : report.numbers) result.set(column, value);
+    std::ostringstream headline;
+    headline.precision(3);
+    headline << "psr=" << psr << " ";
+    for (const AttackOutcome& a : report.outcomes) {
+      if (a.ran && (a.attack == "loss" || a.attack == "lira_online")) headline << a.attack << "_auc=" << a.roc.auc << " ";
+    }
+    result.set("aggregator", aggregation_name(s.method));
+    result.headline = headline.str();
+    return result;
+  }
+
+  // Privacy: dp.epsilon as requested (nominal) next to what the noise really gives, every total
+  // recomputed from the stored sigma and sensitivity (composed_privacy.h).
+  static void set_privacy_columns(PointResult& result, const FederatedSettings& s, const FederatedRun& target) {
+    const FederatedNoise& noise = target.noise;
+    const ComposedClientPrivacy composed = composed_client_privacy(noise, target.delta, s.clients, target.rounds);
+    result.set("epsilon", s.training.dp.epsilon);
+    result.set("epsilon_actual", composed.epsilon_actual);
+    result.set("calibration_valid", composed.epsilon_actual <= s.training.dp.epsilon * (1 + 1e-9) ? 1.0 : 0.0);
+    result.set("epsilon_scope", noise.epsilon_per_round ? "round" : "run");
+    result.set("delta", target.delta);
+    result.set("sigma", noise.sigma);
+    result.set("sensitivity", noise.sensitivity);
+    result.set("gaussian_releases", static_cast<double>(noise.releases));
+    result.set("noise_norm_over_theta",
+               noise.sigma * std::sqrt(static_cast<double>(target.parameters)) / s.training.dp.clip_norm);
+    result.set("client_rounds_max", composed.client_rounds_max);
+    result.set("client_rounds_mean", composed.client_rounds_mean);
+    result.set("epsilon_composed_rdp", composed.epsilon_rdp);
+    result.set("epsilon_composed_exact", composed.epsilon_exact);
+    result.set("epsilon_composed_pld", composed.epsilon_pld);
+    result.set("clip", s.training.dp.enabled ? to_string(s.training.dp.clip) : "none");
+  }
+
+  // PSR and what the flagging model does, round by round; returns the PSR.
+  static double set_flagging_columns(PointResult& result, const PrivateAiData& data, const RunTeachers& teachers,
+                                     const FederatedRun& target, const at::Tensor& members) {
     const double psr = flag_accuracy(target.test_answers, data.test.labels);
     const at::Tensor flagged = target.test_answers.gt(0.5), truth = data.test.labels.gt(0.5);
     const double recall = flagged.logical_and(truth).sum().item<double>() / std::max(1.0, truth.sum().item<double>());
@@ -229,24 +288,6 @@ class FederatedExperiment final : public ExperimentType {
     const at::Tensor member_rows = members.nonzero().squeeze(1);
     // phi > 0 <=> the model gives the true label more than 1/2.
     const double member_accuracy = target.candidate_phi.index_select(0, member_rows).gt(0).to(at::kDouble).mean().item<double>();
-    PointResult result;
-    // Privacy: dp.epsilon as requested (nominal) next to what the noise really gives, every
-    // total recomputed from the stored sigma and sensitivity (composed_privacy.h).
-    const FederatedNoise& noise = target.noise;
-    const ComposedClientPrivacy composed = composed_client_privacy(noise, target.delta, s.clients, target.rounds);
-    result.set("epsilon", s.training.dp.epsilon);
-    result.set("epsilon_actual", composed.epsilon_actual);
-    result.set("calibration_valid", composed.epsilon_actual <= s.training.dp.epsilon * (1 + 1e-9) ? 1.0 : 0.0);
-    result.set("delta", target.delta);
-    result.set("sigma", noise.sigma);
-    result.set("sensitivity", noise.sensitivity);
-    result.set("gaussian_releases", static_cast<double>(noise.releases));
-    result.set("noise_norm_over_theta",
-               noise.sigma * std::sqrt(static_cast<double>(target.parameters)) / s.training.dp.clip_norm);
-    result.set("client_rounds_max", composed.client_rounds_max);
-    result.set("client_rounds_mean", composed.client_rounds_mean);
-    result.set("epsilon_composed_rdp", composed.epsilon_rdp);
-    result.set("epsilon_composed_exact", composed.epsilon_exact);
     result.set("parameters", static_cast<double>(target.parameters));
     result.set("members", static_cast<double>(target.members));
     result.set("psr", psr);
@@ -266,32 +307,8 @@ class FederatedExperiment final : public ExperimentType {
       }
       result.set("teacher_" + name + "_test_psr", value);
     }
-    // Membership inference: the loss attack needs no shadows; LiRA needs them.
-    std::vector<std::pair<std::string, at::Tensor>> scores;
-    if (s.shadows > 0) {
-      scores = membership_scores(target.candidate_phi, shadow_phi, shadow_in).scores;
-    } else {
-      scores = {{"loss", loss_attack_scores(target.candidate_phi)}};
-    }
-    std::ostringstream headline;
-    headline.precision(3);
-    headline << "psr=" << psr << " ";
-    for (const std::string& a : membership_attack_names()) {
-      const auto found = std::find_if(scores.begin(), scores.end(), [&](const auto& p) { return p.first == a; });
-      if (found == scores.end()) {  // LiRA without shadows
-        for (const auto& [column, value] : membership_numbers(a, nullptr)) result.set(column, value);
-        continue;
-      }
-      const RocSummary roc = roc_summary(found->second, members);
-      for (const auto& [column, value] : membership_numbers(a, &roc)) result.set(column, value);
-      if (a == "loss" || a == "lira_online") headline << a << "_auc=" << roc.auc << " ";
-    }
     result.curves = {{"round", rounds}, {"psr_by_round", psr_by_round}, {"distilled_by_round", distilled}};
-    result.set("aggregator", aggregation_name(s.method));
-    result.set("clip", s.training.dp.enabled ? to_string(s.training.dp.clip) : "none");
-    result.set("epsilon_scope", noise.epsilon_per_round ? "round" : "run");
-    result.headline = headline.str();
-    return result;
+    return psr;
   }
 };
 

@@ -21,7 +21,7 @@ struct MiaConfidences {
   at::Tensor population_shadow_phi;  // [S, P] under each shadow (no model trained on them)
 };
 
-// The attacks in column order: those of membership_attack_names(), then rmia_online, rmia_offline.
+// The attacks in column order: those of loss_and_lira_attack_names(), then rmia_online, rmia_offline.
 const std::vector<std::string>& mia_attack_names();
 
 // name -> [N] scores (higher: member). With a single shadow model LiRA has no variance to fit and

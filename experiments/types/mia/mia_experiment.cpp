@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "attacks/membership_inference.h"
+#include "attacks/membership_report.h"
 #include "attacks/rmia.h"
 #include "core/device.h"
 #include "data/data_paths.h"
@@ -16,7 +17,6 @@
 #include "experiments/types/mia/mia_models.h"
 #include "experiments/types/shared/claim_columns.h"
 #include "experiments/types/shared/inversion_data.h"
-#include "experiments/types/shared/membership_columns.h"
 #include "mechanisms/mechanism.h"
 #include "experiments/types/shared/data_keys.h"
 
@@ -107,9 +107,7 @@ class MiaExperiment final : public ExperimentType {
   std::vector<std::string> number_columns() const override {
     std::vector<std::string> columns = {"epsilon", "perturbed", "examples", "shadows", "population", "target_train_accuracy",
                                         "target_test_accuracy"};
-    for (const std::string& attack : mia_attack_names()) {
-      for (const auto& [column, value] : membership_numbers(attack, nullptr)) columns.push_back(column);
-    }
+    for (const std::string& c : membership_columns(mia_attack_names())) columns.push_back(c);
     for (const std::string& c : claim_number_columns()) columns.push_back(c);
     return columns;
   }
@@ -239,18 +237,14 @@ class MiaExperiment final : public ExperimentType {
     result.set("target_test_accuracy", target.test_accuracy);
     std::ostringstream headline;
     headline.precision(3);
-    for (const std::string& name : mia_attack_names()) {
-      const auto found = std::find_if(attacks.begin(), attacks.end(), [&](const auto& a) { return a.first == name; });
-      if (found == attacks.end()) {  // LiRA with one shadow model: NaN, no curve
-        for (const auto& [column, value] : membership_numbers(name, nullptr)) result.set(column, value);
-        continue;
-      }
-      const RocSummary roc = roc_summary(found->second, members);
-      for (const auto& [column, value] : membership_numbers(name, &roc)) result.set(column, value);
-      result.curves.push_back({"roc_fpr_" + name, roc.fpr});
-      result.curves.push_back({"roc_tpr_" + name, roc.tpr});
-      if (name == "loss" || name == "lira_online" || name == "rmia_online") {
-        headline << name << ": auc=" << roc.auc << " tpr@1%=" << roc.tpr_at_1_percent << " ";
+    const MembershipReport report = membership_report(mia_attack_names(), attacks, members);
+    for (const auto& [column, value] : report.numbers) result.set(column, value);
+    for (const AttackOutcome& a : report.outcomes) {
+      if (!a.ran) continue;  // LiRA with one shadow model: NaN, no curve
+      result.curves.push_back({"roc_fpr_" + a.attack, a.roc.fpr});
+      result.curves.push_back({"roc_tpr_" + a.attack, a.roc.tpr});
+      if (a.attack == "loss" || a.attack == "lira_online" || a.attack == "rmia_online") {
+        headline << a.attack << ": auc=" << a.roc.auc << " tpr@1%=" << a.roc.tpr_at_1_percent << " ";
       }
     }
     headline << "test_acc=" << target.test_accuracy;

@@ -144,8 +144,12 @@ dp:
   epsilon: 1
   delta: 0               # 0: 1/|S|, the paper's choice
   clip_norm: 1.0         # theta
-  clip: parameters       # parameters (eq. (4) as published) | update (the common variant)
-  calibration: classic   # classic (sigma^2 = 8 theta^2 ln(1.25/delta)/eps^2) | analytic
+  # Changed on purpose (issue 29): `published` is each method's own choice, which is what
+  # parameters / classic were for PrivateAI and its local-DP baselines (so their numbers are
+  # unchanged); dp.budget is new.
+  clip: published        # published | parameters (eq. (4) as published) | update (the common variant)
+  calibration: published # published | classic | analytic | rdp
+  budget: published      # published | round | run
 server: {eta: 1.0e-4, tau0: 1.0e-8, tau1: 0.9, tau2: 0.999}  # FedAdam, eq. (5)
 ftrl: {eta: 1.0}         # the baselines' keys (issue 18)
 robust: {z: 3}

@@ -6,6 +6,7 @@
 //   release where dp.epsilon is per round, over the run where it is the run's;
 // - epsilon_composed_exact: k releases of sigma compose to one of sigma / sqrt(k) (Dong, Roth &
 //   Su 2022, Cor. 3.3), k = gaussian_releases (1 for DP-FTRL's tree);
+// - epsilon_composed_pld: >= the exact value and within 1% of it (a tight guaranteed bound);
 // - epsilon_composed_rdp: >= the exact value and within 5% of the RDP bound minimised here over a
 //   fine grid of orders (Mironov 2017, Prop. 7; Balle et al. 2020, Thm 21);
 // - calibration_valid = (epsilon_actual <= epsilon).
@@ -112,6 +113,9 @@ sweep:
     const double sigma = number_at_row(t, "sigma", row), D = number_at_row(t, "sensitivity", row);
     const double exact = number_at_row(t, "epsilon_composed_exact", row);
     CHECK(close(exact, reference_epsilon(sigma / std::sqrt(releases), delta, D), 1e-6));
+    const double pld = number_at_row(t, "epsilon_composed_pld", row);
+    CHECK(pld >= exact * (1 - 1e-9));  // a guaranteed upper bound
+    CHECK(pld <= exact * 1.01 + 1e-9);  // and a tight one (docs/accounting.md: width <= 1%)
     const double rdp = number_at_row(t, "epsilon_composed_rdp", row);
     const double rdp_reference = reference_rdp_epsilon(sigma / D, releases, delta);
     CHECK(rdp >= exact * (1 - 1e-9));
