@@ -23,8 +23,9 @@ MODALITIES = ("text", "visual")
 
 # The module paths of each family, read in huggingface/transformers (docs/python.md names the
 # version). A channel lists alternatives, tried in order: the first whose paths all exist is
-# hooked (transformers 4.52 moved Qwen2-VL's and Qwen2.5-VL's text model under `model.language_model`
-# and the vision tower to `model.visual`; older versions have `model.embed_tokens` and `visual`).
+# hooked (a 2025 transformers release, about v4.52, moved Qwen2-VL's and Qwen2.5-VL's text model
+# under `model.language_model` and the vision tower to `model.visual`; older versions have
+# `model.embed_tokens` and `visual`).
 # A path ending in `*` names every child of the module before it.
 PRESETS = {
     "qwen2_vl": {
@@ -207,7 +208,8 @@ class WrapHandle:
         out = {}
         for modality in self.paths:
             records = [r for r in self.calls if r.modality == modality]
-            entry = {"paths": list(self.paths[modality]), "modules": len(self.paths[modality]), "epsilon": self.mechanism.epsilon_for(modality),
+            entry = {"paths": list(self.paths[modality]), "modules": len(self.paths[modality]),
+                     "epsilon": self.mechanism.epsilon_for(modality),
                      "claim": self.mechanism.claim(modality).describe(), "calls": len(records)}
             for key in ("rows", "perturbed", "public", "placeholder", "zero"):
                 entry[key] = sum(getattr(r, key) for r in records)
@@ -286,12 +288,13 @@ class WrapHandle:
         return hook
 
     def _perturb_output(self, modality, path, inputs, output):
+        where = f"{modality} hook '{path}'"
         if not isinstance(output, torch.Tensor):
-            raise ValueError(f"{modality} hook '{path}': the module returns a {type(output).__name__}, not a tensor [..., D]")
+            raise ValueError(f"{where}: the module returns a {type(output).__name__}, not a tensor [..., D]")
         if not output.is_floating_point() or output.is_complex():
-            raise ValueError(f"{modality} hook '{path}': the module's output has dtype {output.dtype}, not a floating dtype")
+            raise ValueError(f"{where}: the module's output has dtype {output.dtype}, not a floating dtype")
         if output.dim() < 1 or output.shape[-1] < 2:
-            raise ValueError(f"{modality} hook '{path}': the output's shape {list(output.shape)} is not [..., D] with D >= 2")
+            raise ValueError(f"{where}: the output's shape {list(output.shape)} is not [..., D] with D >= 2")
         d = output.shape[-1]
         x = output.detach().reshape(-1, d)
         n = x.shape[0]
@@ -304,7 +307,8 @@ class WrapHandle:
             if self.public_token_ids:
                 public = torch.isin(ids, torch.tensor(sorted(self.public_token_ids), device=x.device))
             if self.placeholder_token_ids:
-                placeholder = torch.isin(ids, torch.tensor(sorted(self.placeholder_token_ids), device=x.device)) & ~public
+                listed = torch.tensor(sorted(self.placeholder_token_ids), device=x.device)
+                placeholder = torch.isin(ids, listed) & ~public
         zero = (x == 0).all(dim=1) & ~public & ~placeholder
         keep = public | placeholder | zero
         call_index = self._call_count[modality]
@@ -386,7 +390,8 @@ def wrap(model, mechanism, hooks, *, alpha=None, public_token_ids=None, seed=Non
     elif isinstance(hooks, dict):
         spec = hooks
     else:
-        raise TypeError(f"hooks must be a preset name or a dict {{'text': path, 'visual': path}}, got {type(hooks).__name__}")
+        raise TypeError("hooks must be a preset name or a dict {'text': path, 'visual': path}, "
+                        f"got {type(hooks).__name__}")
     unknown = [key for key in spec if key not in MODALITIES]
     if unknown or not spec:
         raise ValueError(f"hooks keys must be 'text' and/or 'visual', got {sorted(map(str, spec))}")
@@ -413,7 +418,8 @@ def wrap(model, mechanism, hooks, *, alpha=None, public_token_ids=None, seed=Non
     if public and "text" not in channels:
         raise ValueError("public_token_ids are given, but no text channel is hooked")
     if call_seeds is not None and not callable(call_seeds):
-        raise TypeError(f"call_seeds must be a function (modality, call_index) -> seed, got {type(call_seeds).__name__}")
+        raise TypeError("call_seeds must be a function (modality, call_index) -> seed, "
+                        f"got {type(call_seeds).__name__}")
     return WrapHandle(model, built, channels, public, placeholder - public, seed, bool(log_cosine), call_seeds)
 
 

@@ -117,7 +117,8 @@ def captured(model, paths, ids=IDS, pixels=PIXELS):
     seen, hooks = {}, []
     for path in paths:
         module = model.get_submodule(path)
-        hooks.append(module.register_forward_hook(lambda _m, _i, out, path=path: seen.setdefault(path, out.detach().clone())))
+        hooks.append(module.register_forward_hook(
+            lambda _m, _i, out, path=path: seen.setdefault(path, out.detach().clone())))
     with torch.no_grad():
         logits = model(ids, pixels)
     for hook in hooks:
@@ -126,7 +127,8 @@ def captured(model, paths, ids=IDS, pixels=PIXELS):
 
 
 TEXT = "model.language_model.embed_tokens"
-VISUAL = ["model.visual.merger.linear_fc2", "model.visual.deepstack_merger_list.0", "model.visual.deepstack_merger_list.1"]
+VISUAL = ["model.visual.merger.linear_fc2", "model.visual.deepstack_merger_list.0",
+          "model.visual.deepstack_merger_list.1"]
 
 
 # --- llama2.c's stories260K in torch.nn, LlamaForCausalLM's module names -----------------------
@@ -436,7 +438,8 @@ def test_log_cosine_is_the_cosine_of_each_perturbed_row():
     text = handle.calls[0]
     assert text.cosine.numel() == 6
     assert abs(text.mean_cosine - embpriv.theory.expected_cosine_tangent(1, 0.5)) < 1e-5
-    assert handle.summary()["visual"]["mean_cosine"] == pytest.approx(embpriv.theory.expected_cosine_tangent(1, 2), abs=1e-5)
+    expected = embpriv.theory.expected_cosine_tangent(1, 2)
+    assert handle.summary()["visual"]["mean_cosine"] == pytest.approx(expected, abs=1e-5)
     handle.remove()
 
 
@@ -554,8 +557,8 @@ def test_the_wrapper_given_a_run_point_seed_gives_the_run_rows(workdir, channel,
     df = results.table()
     assert len(df) == 1 and df.status[0] == "ok"
     seed = int(df.seed[0])
-    x = embpriv.random_directions(500, 32, 0.5, 2.0,
-                                  seed=embpriv.derive_seed(seed, embpriv.fnv1a64(embpriv.flow_yaml(df.attrs["config"], "data")), "inputs"))
+    data_key = embpriv.fnv1a64(embpriv.flow_yaml(df.attrs["config"], "data"))
+    x = embpriv.random_directions(500, 32, 0.5, 2.0, seed=embpriv.derive_seed(seed, data_key, "inputs"))
     point_seed = embpriv.derive_seed(seed, embpriv.fnv1a64(""), "mechanism")
     # The inputs as the rows of a module's output: an embedding table read at ids 0..499 (text),
     # a visual output passed through (visual).
@@ -604,7 +607,8 @@ def test_stories260k_generates_and_the_text_hook_perturbs_each_step(stories):
     table = model.model.embed_tokens.weight.detach()
     for record, token in zip(handle.calls[1:], noisy[0, 4:].tolist()):
         y = m.perturb(table[token:token + 1], seed=handle.call_seed("text", record.call_index), modality="text")
-        assert float(record.cosine[0]) == pytest.approx(float(F.cosine_similarity(table[token:token + 1], y)[0]), abs=1e-7)
+        direct = float(F.cosine_similarity(table[token:token + 1], y)[0])
+        assert float(record.cosine[0]) == pytest.approx(direct, abs=1e-7)
     handle.remove()
     again, again_logits = model.generate(prompt, 6)
     assert torch.equal(again, clean) and torch.equal(again_logits, clean_logits)
@@ -697,7 +701,8 @@ def test_transformers_llama_generate_perturbs_each_step():
     assert handle.paths == {"text": ["model.embed_tokens"]}
     # A forward hook registered after the wrapper's sees the perturbed output (hooks run in order).
     seen = []
-    spy = model.get_input_embeddings().register_forward_hook(lambda _m, _i, out: seen.append(out.detach().float().cpu()))
+    spy = model.get_input_embeddings().register_forward_hook(
+        lambda _m, _i, out: seen.append(out.detach().float().cpu()))
     with torch.no_grad():
         out = model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=4, do_sample=False)
     spy.remove()
@@ -731,7 +736,8 @@ def test_set_mechanism_changes_the_budget_of_the_next_calls():
     assert merger[1].mean_cosine == pytest.approx(embpriv.theory.expected_cosine_tangent(1, 8), abs=1e-5)
     assert handle.claims()["text"].epsilon == 16
     m = embpriv.mechanism({"name": "vmf_tangent", "epsilon": 8, "beta": 1, "alpha": 2})
-    assert torch.equal(after[VISUAL[0]], m.perturb(before[VISUAL[0]], seed=handle.call_seed("visual", 3), modality="visual"))
+    expected = m.perturb(before[VISUAL[0]], seed=handle.call_seed("visual", 3), modality="visual")
+    assert torch.equal(after[VISUAL[0]], expected)
     handle.remove()
 
 
@@ -754,8 +760,9 @@ def merger_mlp():
 
 
 @pytest.mark.parametrize("preset,layout,text,visual", [
-    # transformers >= 4.52: Qwen2VLForConditionalGeneration.model is Qwen2VLModel (visual, language_model).
-    ("qwen2_vl", {"model__language_model__embed_tokens": nn.Embedding(10, 6), "model__visual__merger__mlp": merger_mlp()},
+    # transformers since about v4.52: Qwen2VLForConditionalGeneration.model is Qwen2VLModel (visual, language_model).
+    ("qwen2_vl", {"model__language_model__embed_tokens": nn.Embedding(10, 6),
+                  "model__visual__merger__mlp": merger_mlp()},
      "model.language_model.embed_tokens", "model.visual.merger.mlp.2"),
     # before: the vision tower beside the text model (visual, model.embed_tokens).
     ("qwen2_5_vl", {"model__embed_tokens": nn.Embedding(10, 6), "visual__merger__mlp": merger_mlp()},
@@ -777,7 +784,8 @@ def test_presets_resolve_each_layout(preset, layout, text, visual):
     assert all(len(m._forward_hooks) == 0 for m in model.modules())
 
 
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device here: the hooks on a GPU model run where one is")
+@pytest.mark.skipif(not torch.cuda.is_available(),
+                    reason="no CUDA device here: the hooks on a GPU model run where one is")
 def test_hooks_on_a_cuda_model_return_on_the_device():
     model = tiny_model().cuda()
     handle = embpriv.wrap(model, VMF, "qwen3_vl", seed=6)
