@@ -36,9 +36,9 @@ ResultsTable merge_results(const std::vector<std::string>& inputs) {
   // none of its attributes), before comparing them.
   for (std::size_t f = 0; f < tables.size(); ++f) {
     const ResultsTable& t = tables[f];
-    EMBPRIV_CHECK(t.has_column("row") && !attribute(t, "config_hash").empty() && !attribute(t, "type").empty(),
+    EMBPRIV_CHECK(t.has_column("row") && !attribute(t, "config_hash").empty(),
                   inputs[f] << " is not an embpriv results file (it lacks "
-                            << (t.has_column("row") ? "the config_hash and type attributes" : "the row column")
+                            << (t.has_column("row") ? "the config_hash attribute" : "the row column")
                             << " that embpriv run writes)");
   }
   const bool fingerprinted = first.attributes.count(kInputFilesAttribute) > 0;
