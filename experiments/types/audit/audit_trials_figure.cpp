@@ -74,7 +74,11 @@ std::vector<std::string> plot_audit_bounds_versus_trials(const ResultsTable& tab
     const auto& [name, eps, broke] = key;
     std::ostringstream title;
     title << name << ", eps " << eps << (broke == "none" ? "" : ", broken: " + broke);
-    PlotSpec spec{title.str(), "trials per input and half", "eps lower bound", true, {}};
+    PlotSpec spec;
+    spec.title = title.str();
+    spec.x_label = "trials per input and half";
+    spec.y_label = "eps lower bound";
+    spec.log_x = true;
     for (std::size_t b = 0; b < bound_columns().size(); ++b) {
       PlotSeries s = panel.bounds[b].series(bound_columns()[b].second, static_cast<int>(b + 1), false);
       // A bound finite at fewer than two trial counts draws no line: gdp_eps_low is NaN for a
