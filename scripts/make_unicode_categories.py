@@ -9,24 +9,12 @@ import sys
 import unicodedata
 from pathlib import Path
 
+import unicode_tables
+from unicode_tables import table
+
 
 def ranges(first_letter):
-    out, start, prev = [], None, None
-    for cp in range(0x110000):
-        inside = unicodedata.category(chr(cp))[0] == first_letter
-        if inside and start is None:
-            start = cp
-        if not inside and start is not None:
-            out.append((start, cp - 1))
-            start = None
-    if start is not None:
-        out.append((start, 0x10FFFF))
-    return out
-
-
-def table(name, rs):
-    rows = ",\n".join("    {0x%X, 0x%X}" % r for r in rs)
-    return f"const CodePointRange {name}[] = {{\n{rows}}};\nconst std::size_t {name}_count = {len(rs)};\n"
+    return unicode_tables.ranges(lambda category: category[0] == first_letter)
 
 
 def main():
