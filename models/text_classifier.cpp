@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "models/minibatches.h"
+#include "models/transformer_encoder.h"
 
 namespace embpriv {
 
@@ -41,8 +42,9 @@ struct TextClassifier::Net : torch::nn::Module {
     const torch::Tensor ids = all_ids.narrow(1, 0, used);
     const torch::Tensor padding = ids.eq(0);  // [B, L]
     const torch::Tensor x = tokens(ids) + positions->weight.narrow(0, 0, ids.size(1)).unsqueeze(0);
-    // The encoder takes (L, B, d) in LibTorch 1.13.
-    const torch::Tensor h = encoder->forward(x.transpose(0, 1), torch::Tensor(), padding).transpose(0, 1);
+    // The encoder takes (L, B, d) in LibTorch 1.13. Its layer norms sum their parameters'
+    // gradients in an order that does not depend on the thread count (transformer_encoder.h).
+    const torch::Tensor h = thread_invariant_encoder_forward(encoder, x.transpose(0, 1), padding).transpose(0, 1);
     const torch::Tensor keep = (~padding).unsqueeze(2).to(h.dtype());
     const torch::Tensor pooled = (h * keep).sum(1) / keep.sum(1).clamp_min(1.0);
     return head(pooled).squeeze(1);

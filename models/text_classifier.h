@@ -3,8 +3,8 @@
 // one-layer Transformer network): token embeddings (initialised from GloVe, frozen unless
 // `train_embeddings`), learned position embeddings, `layers` post-norm Transformer encoder
 // layers (Vaswani et al. 2017), mean pooling over the unit's tokens and one logit: the
-// probability that the unit holds private information. LibTorch; seeded, and deterministic on
-// the CPU for a given thread count.
+// probability that the unit holds private information. LibTorch; seeded, and on the CPU the same
+// bits whatever LibTorch's thread count (models/transformer_encoder.h).
 //
 // Federated learning moves the *shared* parameters (every trainable one) as one flat float
 // vector: shared_parameters() / set_shared_parameters().
