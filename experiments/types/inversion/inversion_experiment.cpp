@@ -7,6 +7,7 @@
 #include <limits>
 #include <sstream>
 
+#include "attacks/invbert.h"
 #include "attacks/learned_inversion.h"
 #include "attacks/nearest_rows.h"
 #include "core/device.h"
@@ -128,11 +129,24 @@ SentimentAccuracy sentiment_utility(const InversionData& data, const InversionSe
   return sentiment_accuracy(train, train_noisy, text, sent.perturbed);
 }
 
-// The learned attack: trained on the public sentences perturbed by the same mechanism.
+// The learned attack: trained on the public sentences perturbed by the same mechanism, the window
+// MLP (attack.learned_model: mlp) or InvBert over whole sentences (transformer).
 TokenRecovery learned_attack(const InversionData& data, const InversionSettings& s, const PrivateText& text,
                              const SentTokens& sent, const Mechanism& mechanism, const GridPoint& point) {
   if (!s.learned) return {};
   const PrivateText train = encode_sentences(data, s, data.train_sentences, data.train_sentences.size());
+  if (s.learned_model == "transformer") {
+    InvBertOptions options;
+    options.epochs = s.learned_epochs;
+    options.seed = derive_seed(point.seed, point.point_id, "invbert");
+    options.device = select_device(s.device);
+    const RowPerturber perturb = [&](const at::Tensor& rows, std::uint64_t seed) {
+      return mechanism.perturb(rows, RandomStream{seed, 0});
+    };
+    const InvBert inverter = InvBert::train({at::tensor(train.flat, at::kLong), train.spans}, text.table, perturb,
+                                            text.special, options);
+    return recovery_of(text, sent, inverter.guess(sent.perturbed, text.spans, s.k), s.k);
+  }
   LearnedInversionOptions options;
   options.epochs = s.learned_epochs;
   options.window = s.learned_window;
@@ -176,6 +190,10 @@ class InversionExperiment final : public ExperimentType {
         ConfigKey::boolean("attack.learned", false,
                            "also the learned attack: an MLP over a window of perturbed embeddings, trained on "
                            "utility.train_sentences perturbed alike (stories260k only)"),
+        ConfigKey::text("attack.learned_model", "mlp",
+                        "the learned attack's network: mlp (over a window of attack.learned_window rows each side) "
+                        "or transformer (InvBert, ObfusLM paper: an encoder over the whole sentence)")
+            .one_of({"mlp", "transformer"}),
         ConfigKey::integer("attack.learned_epochs", 8, "the learned attack's training epochs").at_least(1).at_most(1000),
         ConfigKey::integer("attack.learned_window", 2, "neighbours on each side the MLP reads").at_least(0).at_most(8),
         ConfigKey::section("utility",

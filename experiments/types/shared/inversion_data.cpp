@@ -65,6 +65,7 @@ InversionSettings read_inversion_settings(const YAML::Node& c) {
   s.learned = point_value<bool>(c, "attack.learned");
   s.learned_epochs = point_value<std::int64_t>(c, "attack.learned_epochs");
   s.learned_window = point_value<std::int64_t>(c, "attack.learned_window");
+  s.learned_model = point_value<std::string>(c, "attack.learned_model");
   require_key(!s.learned || !s.train_sentences.empty(), "attack.learned",
           "needs public training text: utility.train_sentences must name at least one file");
   require_key(!s.learned || s.vocabulary == "stories260k", "attack.learned",

@@ -26,6 +26,7 @@ struct InversionSettings {
   std::vector<std::string> train_sentences = {};
   bool learned = false;            // attack.learned: also run the learned inversion attack
   std::int64_t learned_epochs = 8, learned_window = 2;
+  std::string learned_model = "mlp";  // attack.learned_model: mlp (window MLP) | transformer (InvBert)
   std::string device = "cpu";      // the run's `device:` (auto | cpu | cuda[:N]): where the model's tensors live
 };
 // Reads a point's settings (the keys of type inversion, checked against their declarations by

@@ -91,3 +91,21 @@ mechanism: {name: vmf, epsilon: 1000, beta: 1}
   CHECK(value(t, "learned_topk_recovery", 0) >= value(t, "learned_top1_recovery", 0));
   CHECK(value(t, "learned_rouge_l", 0) > 0.8);
 }
+
+TEST_CASE("inversion with InvBert: attack.learned_model transformer reads whole sentences", "[engine][attacks]") {
+  Run run;
+  const ResultsTable t = run(R"(type: inversion
+data: {max_sentences: 40}
+attack: {learned: true, learned_model: transformer, learned_epochs: 2}
+language_model: {texts: 0}
+utility: {train_sentences: [sentiment/amazon.json]}
+mechanism: {name: vmf, epsilon: 1000, beta: 1}
+)");
+  REQUIRE(t.rows() == 1);
+  // eps = 1000: the noise is negligible, and the tied decoder matches rows as KNN does.
+  CHECK(value(t, "top1_recovery", 0) > 0.95);
+  CHECK(value(t, "learned_top1_recovery", 0) > 0.9);
+  CHECK(value(t, "learned_topk_recovery", 0) >= value(t, "learned_top1_recovery", 0));
+  CHECK_THROWS_WITH(run.dry_run("type: inversion\nattack: {learned: true, learned_model: lstm}\n"),
+                    Contains("attack.learned_model"));
+}
