@@ -23,7 +23,7 @@ case $SIZE in
 esac
 mkdir -p "$OUTDIR"
 cmake --build "$BUILD_DIR" -j2 --target embpriv knn_bench embed_cluster_bench mechanisms_bench lm_forward_bench \
-  shadow_training_bench training_bench pld_accountant_bench >/dev/null
+  shadow_training_bench training_bench invbert_bench pld_accountant_bench >/dev/null
 
 # --- The machine, the kernel, the SGEMM yardstick --------------------------------------------
 unset OPENBLAS_CORETYPE EMBPRIV_BLAS_KERNEL
@@ -46,6 +46,7 @@ if [[ $SIZE == quick ]]; then
   hf_tokens=1024
   shadows=(--n 2000 --d 100 --models 8)
   training=(--tokens 16384 --units 1000 --epochs 1)
+  invbert=(--tokens 8192 --epochs 1)
 else
   knn=()
   cluster=()
@@ -54,6 +55,7 @@ else
   hf_tokens=4096
   shadows=(--n 4000 --d 768 --models 16)
   training=(--tokens 65536 --units 4000 --epochs 2)
+  invbert=(--tokens 32768 --epochs 2)
 fi
 dumps=$(mktemp -d)
 trap 'rm -rf "$dumps"' EXIT
@@ -64,6 +66,7 @@ env "${mechanisms[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/mechanisms.json" bash
 HF_TOKENS=$hf_tokens BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/lm_forward.json" bash "$ROOT/bench/run_lm_forward.sh" "${lm[@]}"
 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/shadow_training.json" bash "$ROOT/bench/run_shadow_training.sh" "${shadows[@]}"
 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/training.json" bash "$ROOT/bench/run_training.sh" "${training[@]}"
+BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/invbert.json" bash "$ROOT/bench/run_invbert.sh" "${invbert[@]}"
 # The PLD accountant next to the RDP accountant, same cases, same run (docs/accounting.md).
 "$BUILD_DIR/pld_accountant_bench" --repeats 3 --json "$OUTDIR/pld_accountant.json.lines" | tee "$OUTDIR/pld_accountant.txt"
 

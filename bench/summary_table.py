@@ -109,6 +109,10 @@ against_pytorch("training vs PyTorch", "training.json.lines", "tokens_per_s", "t
 against_pytorch("training vs PyTorch", "training.json.lines", "units_per_s", "units/s",
                 "max_abs_probability_difference", lambda e: f"PrivateAI client {e['units']} x{e['epochs']}",
                 lambda e: e["name"] == "privateai_client")
+# InvBert's training (attacks/invbert.h) against the same network in PyTorch (final losses side by side).
+against_pytorch("training vs PyTorch", "invbert.json.lines", "tokens_per_s", "tok/s",
+                lambda e, p: f"loss {e['final_loss']:.3f} vs {p['final_loss']:.3f}",
+                lambda e: f"InvBert {e['tokens']} x{e['epochs']}")
 
 header = ("hot path", "case", "thr", "embpriv", "peer", "ratio", "peer as installed", "of SGEMM", "goal", "")
 widths = [max(len(str(r[c])) for r in rows + [header]) for c in range(len(header))]
