@@ -23,7 +23,7 @@ case $SIZE in
 esac
 mkdir -p "$OUTDIR"
 cmake --build "$BUILD_DIR" -j2 --target embpriv knn_bench embed_cluster_bench mechanisms_bench lm_forward_bench \
-  shadow_training_bench training_bench invbert_bench pld_accountant_bench >/dev/null
+  shadow_training_bench training_bench invbert_bench encoder_forward_bench pld_accountant_bench >/dev/null
 
 # --- The machine, the kernel, the SGEMM yardstick --------------------------------------------
 unset OPENBLAS_CORETYPE EMBPRIV_BLAS_KERNEL
@@ -67,6 +67,7 @@ HF_TOKENS=$hf_tokens BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/lm_forward.json" bash "
 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/shadow_training.json" bash "$ROOT/bench/run_shadow_training.sh" "${shadows[@]}"
 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/training.json" bash "$ROOT/bench/run_training.sh" "${training[@]}"
 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/invbert.json" bash "$ROOT/bench/run_invbert.sh" "${invbert[@]}"
+REPEATS=2 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/encoder_forward.json" bash "$ROOT/bench/run_encoder_forward.sh"
 # The PLD accountant next to the RDP accountant, same cases, same run (docs/accounting.md).
 "$BUILD_DIR/pld_accountant_bench" --repeats 3 --json "$OUTDIR/pld_accountant.json.lines" | tee "$OUTDIR/pld_accountant.txt"
 

@@ -113,6 +113,16 @@ against_pytorch("training vs PyTorch", "training.json.lines", "units_per_s", "un
 against_pytorch("training vs PyTorch", "invbert.json.lines", "tokens_per_s", "tok/s",
                 lambda e, p: f"loss {e['final_loss']:.3f} vs {p['final_loss']:.3f}",
                 lambda e: f"InvBert {e['tokens']} x{e['epochs']}")
+# The encoder forward pass on a random BERT-base-sized model (same weights and ids), and its memory
+# against the goal: the float32 file plus 1 GiB.
+against_pytorch("encoder forward vs PyTorch", "encoder_forward.json.lines", "tokens_per_s", "tok/s",
+                "max_abs_hidden_difference", lambda e: f"{e['name']} {e['batch']}x{e['length']}")
+for e in (r for r in lines("encoder_forward.json.lines") if r["impl"] == "embpriv"):
+    p = next(r for r in lines("encoder_forward.json.lines") if r["impl"] == "pytorch" and r["threads"] == e["threads"])
+    limit = e["file_mib"] + 1024
+    add("encoder peak memory", f"{e['name']} ({e['file_mib']:,.0f} MiB file)", e["threads"],
+        f"{e['peak_rss_mib']:,.0f} MiB", f"{p['peak_rss_mib']:,.0f} MiB", e["peak_rss_mib"] / p["peak_rss_mib"],
+        "(not GEMM)", None, f"<= file + 1 GiB ({limit:,.0f} MiB)", e["peak_rss_mib"] <= limit)
 
 header = ("hot path", "case", "thr", "embpriv", "peer", "ratio", "peer as installed", "of SGEMM", "goal", "")
 widths = [max(len(str(r[c])) for r in rows + [header]) for c in range(len(header))]
