@@ -71,7 +71,13 @@ double calibrated_sigma(NoiseCalibration calibration, double epsilon, double del
 
 at::Tensor clip_to_norm(const at::Tensor& v, double theta) {
   EMBPRIV_CHECK(theta > 0 && std::isfinite(theta), "local DP: the clipping norm theta must be > 0, got " << theta);
-  const double norm = v.to(at::kDouble).norm().item<double>();
+  // The squares summed in index order in one thread: Tensor::norm's last bit depends on the
+  // thread count (docs/performance.md, "One result per seed").
+  const at::Tensor d = v.to(at::kDouble).contiguous();
+  const double* p = d.data_ptr<double>();
+  double squares = 0;
+  for (std::int64_t i = 0; i < d.numel(); ++i) squares += p[i] * p[i];
+  const double norm = std::sqrt(squares);
   EMBPRIV_CHECK(std::isfinite(norm), "local DP: the vector to clip holds NaN or infinity");
   return v * (theta / std::max(theta, norm));
 }

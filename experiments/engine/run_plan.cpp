@@ -245,6 +245,16 @@ void plan_figures(RunPlan& plan) {
   for (const char* c : {"status", "error"}) empty.columns.push_back({c, std::vector<std::string>{}});
   for (const auto& c : plan.type->number_columns()) empty.columns.push_back({c, std::vector<double>{}});
   for (const auto& c : plan.type->string_columns()) empty.columns.push_back({c, std::vector<std::string>{}});
+  // A swept key whose path is also a result column could not be written beside it: refused
+  // here, before any row runs, rather than at the final write (docs/reliability.md).
+  std::set<std::string> names;
+  for (const auto& column : empty.columns) {
+    EMBPRIV_CHECK(names.insert(column.name).second,
+                  plan.document.location("sweep") << ": column '" << column.name
+                                                  << "' would appear twice in the results table (a swept key "
+                                                     "named like a result column of type "
+                                                  << plan.type->name() << ")");
+  }
   for (const PlotRequest& request : plan.plots) {
     const std::string missing = missing_plot_columns(empty, request);
     EMBPRIV_CHECK(missing.empty(), plan.document.location("plots") << ": " << missing);
