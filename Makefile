@@ -11,6 +11,10 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 
 FUZZ_SECONDS ?= 60
+# The clang of `make fuzz`: the first of clang, clang-19 ... clang-14 on PATH (scripts/setup.sh
+# --fuzz installs clang-14); FUZZ_CC=/path/to/clang-N overrides it, and clang++-N goes with it.
+FUZZ_CC ?= $(firstword $(foreach c,clang clang-19 clang-18 clang-17 clang-16 clang-15 clang-14,$(shell command -v $(c))))
+FUZZ_CXX ?= $(patsubst ./%,%,$(dir $(FUZZ_CC))$(subst clang,clang++,$(notdir $(FUZZ_CC))))
 # LibTorch's and OpenBLAS's allocations live until exit (caches, thread pools): LeakSanitizer
 # would report them, and they are not embpriv's; every other ASan check stays on.
 SANITIZER_OPTIONS = ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -48,7 +52,8 @@ sanitize: setup
 
 fuzz:
 	@bash scripts/setup.sh --fuzz
-	@cmake -S . -B $(BUILD)-fuzz -DCMAKE_BUILD_TYPE=Release -DEMBPRIV_FUZZ=ON -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 > $(BUILD)-fuzz.configure.log 2>&1 || (cat $(BUILD)-fuzz.configure.log; exit 1)
+	@test -n "$(FUZZ_CC)" || { echo "fuzz: no clang on PATH (bash scripts/setup.sh --fuzz, or FUZZ_CC=/path/to/clang)"; exit 1; }
+	@cmake -S . -B $(BUILD)-fuzz -DCMAKE_BUILD_TYPE=Release -DEMBPRIV_FUZZ=ON -DCMAKE_C_COMPILER=$(FUZZ_CC) -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) > $(BUILD)-fuzz.configure.log 2>&1 || (cat $(BUILD)-fuzz.configure.log; exit 1)
 	@cmake --build $(BUILD)-fuzz -j$(JOBS) --target fuzz_all
 	$(SANITIZER_OPTIONS) $(BUILD)-fuzz/fuzz/make_seeds $(BUILD)-fuzz/fuzz_seeds
 	@failed=""; for target in $(BUILD)-fuzz/fuzz/*_fuzz; do \

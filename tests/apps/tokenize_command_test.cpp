@@ -36,7 +36,7 @@ TEST_CASE("embpriv tokenize prints each line's ids and --decode prints the text 
   std::string input;
   for (const std::string& line : kLines) input += line + "\n";
   write_file(dir / "in.txt", input);
-  for (const std::string tokenizer : {reference_tokenizer_json("llama2"), reference_tokenizer_json("gpt2"),
+  for (const std::string& tokenizer : {reference_tokenizer_json("llama2"), reference_tokenizer_json("gpt2"),
                                       stories260k_tokenizer()}) {
     const std::unique_ptr<Tokenizer> t = load_tokenizer(tokenizer);
     std::string expected, expected_special;

@@ -23,7 +23,7 @@ TEST_CASE("the BLAS of the process is OpenBLAS, as the set-up installs it", "[co
 
 TEST_CASE("the process's sgemm_ matches a double-precision product to float rounding", "[core][blas]") {
   // k * 2^-24 bounds the relative rounding error of a length-k float dot product.
-  for (const auto [m, n, k] : {std::tuple{1, 1, 1}, std::tuple{131, 97, 160}, std::tuple{64, 300, 7}}) {
+  for (const auto& [m, n, k] : {std::tuple{1, 1, 1}, std::tuple{131, 97, 160}, std::tuple{64, 300, 7}}) {
     const double error = sgemm_relative_error(m, n, k);
     CHECK(error >= 0);
     CHECK(error < k * 6e-8);

@@ -134,7 +134,7 @@ TEST_CASE("HDF5 matrices with their words, written by h5py", "[data]") {
                              "    f['words'] = np.array(['a', 'b', 'c', 'd'], dtype=h5py.string_dtype())\n"
                              "    f['flat'] = np.arange(3.0)\n";
   write_file(dir / "make.py", script);
-  REQUIRE(std::system(("/usr/bin/python3 " + (dir / "make.py")).c_str()) == 0);
+  REQUIRE(std::system((EMBPRIV_TEST_PYTHON " " + (dir / "make.py")).c_str()) == 0);
   const EmbeddingTable t = read_hdf5_matrix(dir / "e.h5", "emb", "words");
   CHECK(t.index_of("c") == 2);
   CHECK(t.vectors()[3][2].item<float>() == 11);

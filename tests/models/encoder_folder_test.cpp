@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 namespace {
 
 void make_encoder(const std::string& variant, const std::string& folder) {
-  const std::string command = "/usr/bin/python3 " + std::string(embpriv::source_dir()) +
+  const std::string command = EMBPRIV_TEST_PYTHON " " + std::string(embpriv::source_dir()) +
                               "/tests/models/hf_encoder_reference.py make " + variant + " " + folder + " 5";
   REQUIRE(std::system(command.c_str()) == 0);
 }

@@ -23,7 +23,7 @@ namespace {
 const std::string kReference = std::string(embpriv::source_dir()) + "/tests/models/hf_encoder_reference.py";
 
 void make_reference_encoder(const std::string& variant, const std::string& folder, int seed) {
-  const std::string command = "/usr/bin/python3 " + kReference + " make " + variant + " " + folder + " " + std::to_string(seed);
+  const std::string command = EMBPRIV_TEST_PYTHON " " + kReference + " make " + variant + " " + folder + " " + std::to_string(seed);
   REQUIRE(std::system(command.c_str()) == 0);
 }
 
@@ -53,7 +53,7 @@ at::Tensor to_tensor(const nlohmann::json& j) {
 ReferenceOutputs reference_outputs(const std::string& folder, const nlohmann::json& input, const TempDir& dir) {
   const std::string in = dir / "in.json", out = dir / "out.json";
   std::ofstream(in) << input.dump();
-  const std::string command = "/usr/bin/python3 " + kReference + " outputs " + folder + " " + in + " " + out;
+  const std::string command = EMBPRIV_TEST_PYTHON " " + kReference + " outputs " + folder + " " + in + " " + out;
   REQUIRE(std::system(command.c_str()) == 0);
   std::ifstream result(out);
   const nlohmann::json j = nlohmann::json::parse(result);

@@ -30,7 +30,7 @@ namespace {
 
 // A tiny valid model written by the numpy reference (tests/models/hf_decoder_reference.py).
 void make_model(const std::string& variant, const std::string& folder) {
-  const std::string command = "/usr/bin/python3 " + std::string(embpriv::source_dir()) +
+  const std::string command = EMBPRIV_TEST_PYTHON " " + std::string(embpriv::source_dir()) +
                               "/tests/models/hf_decoder_reference.py make " + variant + " " + folder + " 5";
   REQUIRE(std::system(command.c_str()) == 0);
 }

@@ -23,14 +23,14 @@ namespace {
 const std::string kReference = std::string(embpriv::source_dir()) + "/tests/models/hf_decoder_reference.py";
 
 void make_reference_model(const std::string& variant, const std::string& folder, int seed) {
-  const std::string command = "/usr/bin/python3 " + kReference + " make " + variant + " " + folder + " " + std::to_string(seed);
+  const std::string command = EMBPRIV_TEST_PYTHON " " + kReference + " make " + variant + " " + folder + " " + std::to_string(seed);
   REQUIRE(std::system(command.c_str()) == 0);
 }
 
 // The reference's float64 logits [T, vocab] of `tokens`.
 at::Tensor reference_logits(const std::string& folder, const std::vector<std::int64_t>& tokens, std::int64_t vocab,
                             const std::string& scratch) {
-  std::string command = "/usr/bin/python3 " + kReference + " logits " + folder + " " + scratch;
+  std::string command = EMBPRIV_TEST_PYTHON " " + kReference + " logits " + folder + " " + scratch;
   for (const std::int64_t t : tokens) command += " " + std::to_string(t);
   REQUIRE(std::system(command.c_str()) == 0);
   std::vector<double> values(tokens.size() * static_cast<std::size_t>(vocab));

@@ -45,7 +45,7 @@ TEST_CASE("logits match an independent numpy implementation within 1e-4", "[mode
   const Llama2cTokenizer tokenizer = Llama2cTokenizer::load(stories260k_tokenizer(), 512);
   const std::vector<std::int64_t> tokens = tokenizer.encode("The cat sat on the mat. Tim was happy!");
   const fs::path out = fs::temp_directory_path() / ("embpriv_llama_ref_" + std::to_string(getpid()));
-  std::string command = "/usr/bin/python3 " + std::string(embpriv::source_dir()) +
+  std::string command = EMBPRIV_TEST_PYTHON " " + std::string(embpriv::source_dir()) +
                         "/tests/models/llama2c_reference.py " + stories260k_checkpoint() + " " +
                         out.string();
   for (std::int64_t t : tokens) command += " " + std::to_string(t);

@@ -133,9 +133,9 @@ TEST_CASE("the converted folder is the same function as the llama2.c file, in fl
   std::string tokens;
   for (const std::int64_t t : ids) tokens += " " + std::to_string(t);
   const std::string models = std::string(embpriv::source_dir()) + "/tests/models/";
-  REQUIRE(std::system(("/usr/bin/python3 " + models + "hf_decoder_reference.py logits " + folder + " " +
+  REQUIRE(std::system((EMBPRIV_TEST_PYTHON " " + models + "hf_decoder_reference.py logits " + folder + " " +
                        (dir / "hf.f64") + tokens).c_str()) == 0);
-  REQUIRE(std::system(("/usr/bin/python3 " + models + "llama2c_reference.py " + stories260k_checkpoint() + " " +
+  REQUIRE(std::system((EMBPRIV_TEST_PYTHON " " + models + "llama2c_reference.py " + stories260k_checkpoint() + " " +
                        (dir / "llama2c.f64") + tokens).c_str()) == 0);
   const std::string hf = text_of(dir / "hf.f64"), llama = text_of(dir / "llama2c.f64");
   REQUIRE(hf.size() == ids.size() * 512 * 8);

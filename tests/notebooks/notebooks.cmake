@@ -27,7 +27,7 @@ function(notebook_test notebook)
            COMMAND ${CMAKE_SOURCE_DIR}/tests/notebooks/run_notebook.sh ${CMAKE_SOURCE_DIR}/notebooks/${notebook}.ipynb
                    ${EMBPRIV_TEST_RESULTS}/notebooks ${pairs})
   set_tests_properties(notebook_${notebook} PROPERTIES FIXTURES_REQUIRED "${fixtures}"
-                       ENVIRONMENT "EMBPRIV_PYTHONPATH=${CMAKE_BINARY_DIR}/python")
+                       ENVIRONMENT "EMBPRIV_PYTHONPATH=${CMAKE_BINARY_DIR}/python;EMBPRIV_TEST_PYTHON=${EMBPRIV_TEST_PYTHON}")
 endfunction()
 
 notebook_test(vmf_paper RESULTS perturbation_small ENV EMBPRIV_RESULTS=perturbation_small)

@@ -12,8 +12,9 @@ for pair in "$@"; do
   export "${pair?}"
 done
 mkdir -p "$out_dir"
-# Debian's Python has h5py, pandas and matplotlib; the python3 first on PATH may not.
+# EMBPRIV_TEST_PYTHON (cmake/find_python.cmake; ctest sets it): a python3 with h5py, pandas and
+# matplotlib, such as Debian's; the python3 first on PATH may lack them.
 export PYDEVD_DISABLE_FILE_VALIDATION=1
-exec /usr/bin/python3 -Xfrozen_modules=off -m nbconvert --to notebook --execute \
+exec "${EMBPRIV_TEST_PYTHON:-python3}" -Xfrozen_modules=off -m nbconvert --to notebook --execute \
   --ExecutePreprocessor.timeout=600 --ExecutePreprocessor.kernel_name=python3 \
   --output-dir "$out_dir" --output "$(basename "$notebook" .ipynb).executed.ipynb" "$notebook"

@@ -16,3 +16,7 @@ add_executable(embpriv_sanitize_tests tests/main.cpp ${sanitized_tests}
                ${CMAKE_CURRENT_SOURCE_DIR}/experiments/engine/mechanism_yaml.cpp)
 target_link_libraries(embpriv_sanitize_tests PRIVATE embpriv_core embpriv_mechanisms embpriv_data
                       embpriv_metrics yaml-cpp Catch2::Catch2)
+include(${CMAKE_CURRENT_SOURCE_DIR}/cmake/find_python.cmake)
+embpriv_test_python()  # EMBPRIV_TEST_PYTHON: the python3 of the reference scripts
+target_compile_options(embpriv_sanitize_tests PRIVATE ${EMBPRIV_WARNINGS})
+target_compile_definitions(embpriv_sanitize_tests PRIVATE EMBPRIV_TEST_PYTHON="${EMBPRIV_TEST_PYTHON}")

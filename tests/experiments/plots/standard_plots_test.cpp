@@ -186,7 +186,11 @@ TEST_CASE("a figure's title names the run and what its panels sweep", "[engine]"
 TEST_CASE("the gnuplot script keeps legends off the labels, fixes probability axes, draws chance", "[engine]") {
   PlotSpec probability;
   probability.title = "AUC";
-  probability.series.push_back({"vmf", {1, 2}, {0.6, 0.7}});
+  PlotSeries vmf;
+  vmf.label = "vmf";
+  vmf.x = {1, 2};
+  vmf.y = {0.6, 0.7};
+  probability.series.push_back(vmf);
   probability.y_range = std::pair{-0.02, 1.02};
   probability.references = {{"chance (AUC 0.5)", 0.5}, {"diagonal", 0, true}};
   PlotSpec free_axis = probability;

@@ -101,8 +101,8 @@ TEST_CASE("results files without a fence (older embpriv) are still read", "[expe
 }
 
 TEST_CASE("h5py reads a fenced results file unchanged", "[experiments][hdf5][fence]") {
-  if (std::system("/usr/bin/python3 -c 'import h5py' > /dev/null 2>&1") != 0) {
-    WARN("h5py is not installed for /usr/bin/python3: the fenced file was not read with h5py");
+  if (std::system(EMBPRIV_TEST_PYTHON " -c 'import h5py' > /dev/null 2>&1") != 0) {
+    WARN("h5py is not installed for " EMBPRIV_TEST_PYTHON ": the fenced file was not read with h5py");
     return;
   }
   TempDir dir("embpriv_fence_h5py_test");
@@ -110,7 +110,7 @@ TEST_CASE("h5py reads a fenced results file unchanged", "[experiments][hdf5][fen
   const std::string script = "import h5py; f = h5py.File('" + dir / "run.h5" +
                              "', 'r'); print(f.userblock_size, list(f['table/mean_cosine'][:]), "
                              "f.attrs['type'])";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(("/usr/bin/python3 -c \"" + script + "\" 2>&1").c_str(), "r"),
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen((EMBPRIV_TEST_PYTHON " -c \"" + script + "\" 2>&1").c_str(), "r"),
                                              pclose);
   std::string output;
   char buffer[256];
