@@ -44,33 +44,6 @@ std::int64_t nanoseconds(const timespec& t) {
   return static_cast<std::int64_t>(t.tv_sec) * 1000000000LL + t.tv_nsec;
 }
 
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string unescaped(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\\' && i + 1 < text.size()) {
-      out += text[i + 1] == 'n' ? '\n' : text[i + 1];
-      ++i;
-    } else {
-      out += text[i];
-    }
-  }
-  return out;
-}
-
 // Where the hashes of earlier runs are kept; empty when neither XDG_CACHE_HOME nor HOME is set.
 std::string hash_cache_path() {
   if (const char* dir = std::getenv("XDG_CACHE_HOME"); dir && *dir) return std::string(dir) + "/embpriv/input_hashes";
@@ -110,7 +83,7 @@ class HashCache {
     std::size_t written = 0;
     for (const auto& [key, hash] : hashes_) {
       if (++written > kMaxEntries) break;
-      text << hash << ' ' << escaped(key) << '\n';
+      text << hash << ' ' << escaped_line(key) << '\n';
     }
     try {
       std::error_code ignored;
@@ -132,7 +105,7 @@ class HashCache {
     while (std::getline(in, line)) {
       const auto space = line.find(' ');
       if (space != 64) continue;  // not a line of this cache
-      hashes_.emplace(unescaped(line.substr(space + 1)), line.substr(0, space));
+      hashes_.emplace(unescaped_line(line.substr(space + 1)), line.substr(0, space));
     }
   }
 

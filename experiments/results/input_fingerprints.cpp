@@ -7,9 +7,8 @@
 #include "core/error.h"
 
 namespace embpriv {
-namespace {
 
-std::string escaped(const std::string& text) {
+std::string escaped_line(const std::string& text) {
   std::string out;
   for (const char c : text) {
     if (c == '\\') {
@@ -23,7 +22,7 @@ std::string escaped(const std::string& text) {
   return out;
 }
 
-std::string unescaped(const std::string& text) {
+std::string unescaped_line(const std::string& text) {
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '\\' && i + 1 < text.size()) {
@@ -36,12 +35,10 @@ std::string unescaped(const std::string& text) {
   return out;
 }
 
-}  // namespace
-
 std::string input_files_text(const std::vector<FileFingerprint>& fingerprints) {
   std::ostringstream text;
   for (const FileFingerprint& f : fingerprints) {
-    text << f.blake2b << ' ' << f.size << ' ' << f.key << ' ' << escaped(f.file) << '\n';
+    text << f.blake2b << ' ' << f.size << ' ' << f.key << ' ' << escaped_line(f.file) << '\n';
   }
   return text.str();
 }
@@ -58,7 +55,7 @@ std::vector<FileFingerprint> parse_input_files_text(const std::string& text, con
     std::getline(fields, file);
     EMBPRIV_CHECK(fields.eof() && f.blake2b.size() == 64 && file.size() > 1 && file[0] == ' ',
                   where << ": malformed input_files line '" << line << "'");
-    f.file = unescaped(file.substr(1));
+    f.file = unescaped_line(file.substr(1));
     fingerprints.push_back(std::move(f));
   }
   return fingerprints;

@@ -25,6 +25,11 @@ std::string input_files_text(const std::vector<FileFingerprint>& fingerprints);
 // Reads input_files_text back; a malformed line throws embpriv::Error naming `where`.
 std::vector<FileFingerprint> parse_input_files_text(const std::string& text, const std::string& where);
 
+// A path on one line of text, a backslash written as \\ and a newline as \n, as the
+// attribute and the hash cache of experiments/engine/input_files.h write paths; and back.
+std::string escaped_line(const std::string& text);
+std::string unescaped_line(const std::string& text);
+
 // The first difference between two attribute texts, or "" when they list the same files with the
 // same contents; `before` and `now` name the two sides ("sentiment/yelp.json (data.sentences) has
 // changed: 77271 bytes, blake2b 1a2b3c4d5e6f BEFORE; 77271 bytes, blake2b 9f8e7d6c5b4a NOW").
