@@ -54,6 +54,7 @@ attack:
   k: 5                  # guesses kept per token (top-1 and top-k recovery)
   learned: false        # also the learned attack: an MLP over a window of perturbed embeddings,
                         # trained on utility.train_sentences perturbed alike (stories260k only)
+  learned_model: mlp    # mlp (a window of learned_window rows each side) | transformer (InvBert)
   learned_epochs: 8
   learned_window: 2     # neighbours on each side the MLP reads
 utility:                # a sentiment classifier on mean-pooled sentence embeddings, tested on data.sentences
