@@ -4,7 +4,9 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "core/blas_threads.h"
@@ -32,6 +34,56 @@ void check_table_rows_finite(const at::Tensor& table, const at::Tensor& excluded
                                                                             << " such rows in all)");
 }
 
+// The k scores kept for each query [nq, k], computed again row by row in float64 in a fixed order,
+// and the k sorted by them (best first; a tie goes to the lower row): the GEMM's last bits depend
+// on the block's shape and on the BLAS's threads (seen with OpenBLAS's Haswell kernel on a Zen 5
+// CPU), these do not, so the scores and their order are the same whatever the blocks, the chunks
+// or the thread count. q [nq, d] raw queries; t [V, d] the table as searched (unit rows for
+// cosine); cosine: q.t / ||q||; l2: -||q - t||^2.
+void rescore_exactly(const at::Tensor& q, const at::Tensor& t, KnnMetric metric, at::Tensor& indices,
+                     at::Tensor& scores) {
+  const at::Tensor qc = q.contiguous(), tc = t.contiguous();
+  const std::int64_t nq = qc.size(0), d = qc.size(1), k = indices.size(1);
+  at::Tensor kept = indices.contiguous(), exact = at::empty({nq, k}, at::kFloat);
+  const float* qp = qc.data_ptr<float>();
+  const float* tp = tc.data_ptr<float>();
+  const std::int64_t* ip = kept.data_ptr<std::int64_t>();
+  float* sp = exact.data_ptr<float>();
+  std::vector<std::pair<float, std::int64_t>> row(static_cast<std::size_t>(k));
+  at::Tensor sorted = at::empty({nq, k}, at::kLong);
+  std::int64_t* op = sorted.data_ptr<std::int64_t>();
+  for (std::int64_t i = 0; i < nq; ++i) {
+    const float* qi = qp + i * d;
+    double q_squares = 0;
+    for (std::int64_t c = 0; c < d; ++c) q_squares += static_cast<double>(qi[c]) * qi[c];
+    const double q_norm = std::max(std::sqrt(q_squares), 1e-12);
+    for (std::int64_t j = 0; j < k; ++j) {
+      const std::int64_t r = ip[i * k + j];
+      const float* tr = tp + r * d;
+      double sum = 0;
+      if (metric == KnnMetric::cosine) {
+        for (std::int64_t c = 0; c < d; ++c) sum += static_cast<double>(qi[c]) * tr[c];
+        sum /= q_norm;
+      } else {
+        for (std::int64_t c = 0; c < d; ++c) {
+          const double diff = static_cast<double>(qi[c]) - tr[c];
+          sum -= diff * diff;
+        }
+      }
+      row[static_cast<std::size_t>(j)] = {static_cast<float>(sum), r};
+    }
+    std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    for (std::int64_t j = 0; j < k; ++j) {
+      sp[i * k + j] = row[static_cast<std::size_t>(j)].first;
+      op[i * k + j] = row[static_cast<std::size_t>(j)].second;
+    }
+  }
+  indices = sorted;
+  scores = exact;
+}
+
 // The CPU search: for each block of queries, one pass over the table in chunks, each chunk's
 // scores [block, chunk] from one GEMM and merged into the block's running top-k
 // (core/running_top_k.h). With several LibTorch threads the query blocks are split among them
@@ -53,7 +105,8 @@ Neighbours nearest_rows_on_cpu(const at::Tensor& q_all, const at::Tensor& t_all,
   std::vector<at::Tensor> indices(static_cast<std::size_t>(blocks)), scores(static_cast<std::size_t>(blocks));
   const auto search_block = [&](std::int64_t b) {
     const std::int64_t q0 = b * query_chunk;
-    at::Tensor q = q_all.narrow(0, q0, std::min(query_chunk, N - q0));
+    const at::Tensor q_raw = q_all.narrow(0, q0, std::min(query_chunk, N - q0));
+    at::Tensor q = q_raw;
     if (options.metric == KnnMetric::cosine) q = q / q.norm(2, 1, true).clamp_min(1e-12);
     RunningTopK top(q.size(0), options.k);
     for (std::int64_t t0 = 0; t0 < V; t0 += options.table_chunk) {
@@ -64,9 +117,10 @@ Neighbours nearest_rows_on_cpu(const at::Tensor& q_all, const at::Tensor& t_all,
       top.add(s, t0, options.metric == KnnMetric::l2 ? t_squared.narrow(0, t0, n) : at::Tensor(),
               excluded.defined() ? excluded.narrow(0, t0, n) : at::Tensor());
     }
-    indices[static_cast<std::size_t>(b)] = top.indices();
-    scores[static_cast<std::size_t>(b)] =
-        options.metric == KnnMetric::l2 ? top.scores() - q.pow(2).sum(1, true) : top.scores();
+    at::Tensor block_indices = top.indices(), block_scores;
+    rescore_exactly(q_raw, t_all, options.metric, block_indices, block_scores);
+    indices[static_cast<std::size_t>(b)] = block_indices;
+    scores[static_cast<std::size_t>(b)] = block_scores;
   };
   bool searched = false;
   if (threads > 1 && blocks > 1) {

@@ -222,19 +222,15 @@ class InversionExperiment final : public ExperimentType {
   }
 
   std::vector<std::string> number_columns() const override {
-    std::vector<std::string> columns = {"epsilon",     "tokens",         "public_share",  "unknown_share",  "top1_recovery",
+    return with_claim_number_columns({"epsilon",     "tokens",         "public_share",  "unknown_share",  "top1_recovery",
             "topk_recovery", "rouge_l",      "mean_cosine",          "mean_norm_ratio",
             "lm_next_token_agreement", "lm_perplexity_clean", "lm_perplexity_perturbed",
             "sentiment_accuracy_clean", "sentiment_accuracy_train_clean",
             "sentiment_accuracy_train_perturbed", "learned_top1_recovery", "learned_topk_recovery",
-            "learned_rouge_l"};
-    for (const std::string& c : claim_number_columns()) columns.push_back(c);
-    return columns;
+            "learned_rouge_l"});
   }
   std::vector<std::string> string_columns() const override {
-    std::vector<std::string> columns = {"mechanism_name", "claim"};
-    for (const std::string& c : claim_string_columns()) columns.push_back(c);
-    return columns;
+    return with_claim_string_columns({"mechanism_name", "claim"});
   }
 
   MemoryEstimate estimate_memory(const YAML::Node& config) const override { return inversion_memory(config); }

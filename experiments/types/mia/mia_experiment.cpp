@@ -108,14 +108,9 @@ class MiaExperiment final : public ExperimentType {
     std::vector<std::string> columns = {"epsilon", "perturbed", "examples", "shadows", "population", "target_train_accuracy",
                                         "target_test_accuracy"};
     for (const std::string& c : membership_columns(mia_attack_names())) columns.push_back(c);
-    for (const std::string& c : claim_number_columns()) columns.push_back(c);
-    return columns;
+    return with_claim_number_columns(columns);
   }
-  std::vector<std::string> string_columns() const override {
-    std::vector<std::string> columns = {"mechanism_name"};
-    for (const std::string& c : claim_string_columns()) columns.push_back(c);
-    return columns;
-  }
+  std::vector<std::string> string_columns() const override { return with_claim_string_columns({"mechanism_name"}); }
   MemoryEstimate estimate_memory(const YAML::Node& config) const override { return mia_memory(config); }
   double estimate_seconds(const YAML::Node& config) const override {
     const MiaSettings s = read_settings(config);

@@ -163,18 +163,14 @@ class PerturbationExperiment final : public ExperimentType {
   }
 
   std::vector<std::string> number_columns() const override {
-    std::vector<std::string> columns = {"epsilon",           "epsilon_text",          "mean_cosine",
+    return with_claim_number_columns({"epsilon",           "epsilon_text",          "mean_cosine",
             "mean_cosine_stderr", "theory_cosine",         "mean_angle_degrees",
             "mean_norm_ratio",   "mean_squared_norm_ratio", "theory_squared_norm_ratio",
             "mean_cosine_visual", "mean_cosine_text",      "theory_cosine_visual",
-            "theory_cosine_text"};
-    for (const std::string& c : claim_number_columns()) columns.push_back(c);
-    return columns;
+            "theory_cosine_text"});
   }
   std::vector<std::string> string_columns() const override {
-    std::vector<std::string> columns = {"mechanism_name", "claim"};
-    for (const std::string& c : claim_string_columns()) columns.push_back(c);
-    return columns;
+    return with_claim_string_columns({"mechanism_name", "claim"});
   }
   MemoryEstimate estimate_memory(const YAML::Node& config) const override { return perturbation_memory(config); }
 

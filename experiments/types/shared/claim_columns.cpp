@@ -2,11 +2,15 @@
 
 namespace embpriv {
 
-std::vector<std::string> claim_number_columns() {
-  return {"epsilon_actual", "calibration_valid", "sigma", "sensitivity"};
+std::vector<std::string> with_claim_number_columns(std::vector<std::string> columns) {
+  for (const char* c : {"epsilon_actual", "calibration_valid", "sigma", "sensitivity"}) columns.emplace_back(c);
+  return columns;
 }
 
-std::vector<std::string> claim_string_columns() { return {"epsilon_actual_source"}; }
+std::vector<std::string> with_claim_string_columns(std::vector<std::string> columns) {
+  columns.emplace_back("epsilon_actual_source");
+  return columns;
+}
 
 void set_claim_columns(PointResult& result, const PrivacyClaim& claim) {
   result.set("epsilon_actual", claim.epsilon_actual);

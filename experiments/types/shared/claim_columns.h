@@ -11,10 +11,10 @@
 
 namespace embpriv {
 
-// epsilon_actual, calibration_valid, sigma, sensitivity.
-std::vector<std::string> claim_number_columns();
-// epsilon_actual_source.
-std::vector<std::string> claim_string_columns();
+// `columns` followed by epsilon_actual, calibration_valid, sigma, sensitivity.
+std::vector<std::string> with_claim_number_columns(std::vector<std::string> columns);
+// `columns` followed by epsilon_actual_source.
+std::vector<std::string> with_claim_string_columns(std::vector<std::string> columns);
 
 // calibration_valid is 1 when the noise gives at most the claimed eps (epsilon_actual <= claim's
 // epsilon), 0 when it gives more or nothing finite.
