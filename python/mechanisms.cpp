@@ -161,6 +161,12 @@ void bind_mechanisms(py::module_& m) {
       .def_readonly("delta", &PrivacyClaim::delta)
       .def_readonly("neighbours", &PrivacyClaim::neighbours)
       .def_readonly("note", &PrivacyClaim::note)
+      .def_readonly("epsilon_actual", &PrivacyClaim::epsilon_actual,
+                    "the eps the noise really gives at delta (Gaussian: Balle & Wang 2018; Laplace, vMF: epsilon; "
+                    "vmf_tangent: inf)")
+      .def_readonly("epsilon_actual_source", &PrivacyClaim::epsilon_actual_source)
+      .def_readonly("sigma", &PrivacyClaim::sigma, "the Gaussian noise per coordinate (NaN otherwise)")
+      .def_readonly("sensitivity", &PrivacyClaim::l2_sensitivity, "Delta2 of the Gaussian noise (NaN otherwise)")
       .def("describe", &PrivacyClaim::describe)
       .def("__str__", &PrivacyClaim::describe)
       .def("__repr__", [](const PrivacyClaim& c) { return "PrivacyClaim(" + c.describe() + ")"; });

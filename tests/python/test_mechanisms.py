@@ -70,6 +70,16 @@ def test_claim():
     g = embpriv.mechanism({"name": "gaussian", "epsilon": 0.5, "delta": 1e-5, "clip_norm": 1})
     assert g.claim().kind == "approx_dp" and g.claim().delta == 1e-5
     assert str(claim) == claim.describe() != ""
+    # What the noise really gives: exact for vMF; for the classic Gaussian formula at eps 100,
+    # far more than 100 (Dwork & Roth, Thm A.1 needs eps < 1); the analytic one gives 100 itself.
+    assert claim.epsilon_actual == claim.epsilon and "exact by construction" in claim.epsilon_actual_source
+    assert math.isnan(claim.sigma) and math.isnan(claim.sensitivity)
+    classic = embpriv.mechanism({"name": "gaussian", "epsilon": 100, "delta": 1e-5, "clip_norm": 1,
+                                 "calibration": "classic"}).claim()
+    analytic = embpriv.mechanism({"name": "gaussian", "epsilon": 100, "delta": 1e-5, "clip_norm": 1,
+                                  "calibration": "analytic"}).claim()
+    assert classic.sensitivity == 2 and classic.sigma > 0 and classic.epsilon_actual > 150
+    assert abs(analytic.epsilon_actual - 100) < 1e-6 * 100
     assert set(embpriv.mechanism_names()) >= {"vmf", "vmf_tangent", "gaussian", "laplace", "npgaussian"}
 
 
