@@ -24,13 +24,6 @@ namespace {
 
 const std::string kSmallBounds = "bounds --dim 64 --samples 500 -q ";
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // The files in `folder` whose name holds ".tmp.".
 std::vector<std::string> temporaries_in(const fs::path& folder) {
   std::vector<std::string> found;
@@ -59,12 +52,12 @@ TEST_CASE("a full disk stops the run with one error, the previous file unchanged
   TempDir dir("embpriv_full_disk_test");
   const std::string out = dir / "b.h5";
   REQUIRE(run_binary(kSmallBounds + "--no-plot --out " + out).code == 0);
-  const std::string before = read_all(out);
+  const std::string before = read_file(out);
   REQUIRE(before.size() > 16 * 1024);  // larger than the limit below
   const Outcome full = run_binary(kSmallBounds + "--no-plot --seed 2 --out " + out, Capture::errors, kFileLimit);
   CHECK(full.code == 2);  // not 139: no crash at exit
   CHECK_THAT(full.output, Contains("embpriv: error: cannot write " + out + ": File too large"));
-  CHECK(read_all(out) == before);
+  CHECK(read_file(out) == before);
   CHECK(temporaries_in(dir.path).empty());
   CHECK(!fs::exists(out + ".lock"));
 }
@@ -76,7 +69,7 @@ TEST_CASE("a figure gnuplot could not write whole is an error, the previous figu
   TempDir dir("embpriv_truncated_plot_test");
   const std::string out = dir / "b.h5", figure = dir / "b.cosines.png";
   REQUIRE(run_binary(kSmallBounds + "--out " + out).code == 0);
-  const std::string before = read_all(figure);
+  const std::string before = read_file(figure);
   REQUIRE(before.size() > 64 * 1024);
   REQUIRE(before.substr(before.size() - 8, 4) == "IEND");
   const Outcome plot = run_binary("plot " + out, Capture::everything, "trap '' XFSZ; ulimit -f 64; exec ");
@@ -84,7 +77,7 @@ TEST_CASE("a figure gnuplot could not write whole is an error, the previous figu
   CHECK_THAT(plot.output, Contains("embpriv: error: gnuplot's image for " + figure +
                                    " is truncated (no IEND chunk at its end) (is the disk full?)"));
   CHECK_THAT(plot.output, !Contains("plot: "));
-  CHECK(read_all(figure) == before);
+  CHECK(read_file(figure) == before);
   CHECK(temporaries_in(dir.path).empty());
 }
 

@@ -22,13 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // Files of this process may grow to `bytes` at most while it lives (RLIMIT_FSIZE; writes past
 // it fail with EFBIG, as they fail with ENOSPC on a full disk).
 class FileSizeLimit {
@@ -71,15 +64,15 @@ TEST_CASE("write_file_atomically replaces the file, or on a failed write keeps t
   TempDir dir("embpriv_atomic_file_test");
   const std::string path = dir / "out.bin";
   write_file_atomically(path, "old contents");
-  CHECK(read_all(path) == "old contents");
+  CHECK(read_file(path) == "old contents");
   write_file_atomically(path, "new contents");
-  CHECK(read_all(path) == "new contents");
+  CHECK(read_file(path) == "new contents");
   {
     const FileSizeLimit limit(4096);
     CHECK_THROWS_WITH(write_file_atomically(path, std::string(100000, 'x')),
                       Contains("cannot write " + path + ": File too large"));
   }
-  CHECK(read_all(path) == "new contents");
+  CHECK(read_file(path) == "new contents");
   CHECK(names_in(dir.path) == std::vector<std::string>{"out.bin"});
   CHECK_THROWS_WITH(write_file_atomically(dir / "missing/out.bin", "x"), Contains("No such file or directory"));
 }
@@ -115,14 +108,14 @@ TEST_CASE("write_file_atomically from a stream writer: the same guarantees witho
   TempDir dir("embpriv_atomic_stream_test");
   const std::string path = dir / "out.bin";
   write_file_atomically(path, [](std::ostream& out) { out << "old " << 42; });
-  CHECK(read_all(path) == "old 42");
+  CHECK(read_file(path) == "old 42");
   // A full disk (a file size limit) fails the write: the old file stays, no temporary is left.
   {
     const FileSizeLimit limit(4096);
     CHECK_THROWS_WITH(write_file_atomically(path, [](std::ostream& out) { out << std::string(100000, 'x'); }),
                       Contains("cannot write " + path) && Contains("the previous file, if any, is unchanged"));
   }
-  CHECK(read_all(path) == "old 42");
+  CHECK(read_file(path) == "old 42");
   CHECK(names_in(dir.path) == std::vector<std::string>{"out.bin"});
   // A writer that throws half way: its error comes through, and nothing else changes.
   CHECK_THROWS_WITH(write_file_atomically(path,
@@ -131,6 +124,6 @@ TEST_CASE("write_file_atomically from a stream writer: the same guarantees witho
                                             throw Error("the writer failed");
                                           }),
                     "the writer failed");
-  CHECK(read_all(path) == "old 42");
+  CHECK(read_file(path) == "old 42");
   CHECK(names_in(dir.path) == std::vector<std::string>{"out.bin"});
 }

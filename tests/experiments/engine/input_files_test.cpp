@@ -24,13 +24,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
-
 FileFingerprint only(const std::vector<FileFingerprint>& fingerprints) {
   REQUIRE(fingerprints.size() == 1);
   return fingerprints.front();
@@ -75,7 +68,7 @@ TEST_CASE("a fingerprint is the size and BLAKE2b-256 of the contents, not the mo
   CHECK(before.file == "s.json");
   CHECK(before.key == "data.sentences");
   CHECK(before.size == 32);
-  CHECK(before.blake2b == blake2b_256_hex(read_all(file)));
+  CHECK(before.blake2b == blake2b_256_hex(read_file(file)));
   // The same size and modification time, one byte changed: another fingerprint.
   const auto modified = fs::last_write_time(file);
   write_file(file, "[{\"text\":\"Moved it.\",\"class\":1}]");
@@ -83,7 +76,7 @@ TEST_CASE("a fingerprint is the size and BLAKE2b-256 of the contents, not the mo
   const FileFingerprint after = only(fingerprint_input_files({{"data.sentences", "s.json", file}}));
   CHECK(after.size == before.size);
   CHECK(after.blake2b != before.blake2b);
-  CHECK(after.blake2b == blake2b_256_hex(read_all(file)));
+  CHECK(after.blake2b == blake2b_256_hex(read_file(file)));
   // A copy elsewhere (another modification time, another inode) has the same fingerprint.
   fs::copy_file(file, dir / "copy.json");
   CHECK(only(fingerprint_input_files({{"data.sentences", "s.json", dir / "copy.json"}})).blake2b == after.blake2b);
@@ -168,7 +161,7 @@ TEST_CASE("the data files the types check while a run is planned are collected",
 TEST_CASE("resume refuses a results file computed on other data, naming the file", "[engine]") {
   TempDir dir("embpriv_resume_data_test");
   const std::string sentences = dir / "yelp.json", config = dir / "c.yaml", out = dir / "r.h5";
-  const std::string original = read_all(shared_data("sentiment/yelp.json"));
+  const std::string original = read_file(shared_data("sentiment/yelp.json"));
   write_file(sentences, original);
   write_file(config, inversion_config(sentences));
   REQUIRE(run(config, out, false) == 0);
@@ -187,7 +180,7 @@ TEST_CASE("resume refuses a results file computed on other data, naming the file
 TEST_CASE("merge refuses shards computed on other data, naming the file", "[engine]") {
   TempDir dir("embpriv_merge_data_test");
   const std::string sentences = dir / "yelp.json", config = dir / "c.yaml";
-  const std::string original = read_all(shared_data("sentiment/yelp.json"));
+  const std::string original = read_file(shared_data("sentiment/yelp.json"));
   write_file(sentences, original);
   write_file(config, inversion_config(sentences));
   REQUIRE(run(config, dir / "s1.h5", false, "1/2") == 0);

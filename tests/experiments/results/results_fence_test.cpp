@@ -21,13 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
-
 ResultsTable small_table() {
   ResultsTable table;
   table.columns = {{"row", std::vector<std::int64_t>{0, 1, 2}},
@@ -52,7 +45,7 @@ TEST_CASE("a results file carries a checksum fence that a damaged byte anywhere 
   TempDir dir("embpriv_fence_test");
   const std::string path = dir / "run.h5";
   write_results_h5(path, small_table());
-  const std::string bytes = read_all(path);
+  const std::string bytes = read_file(path);
   REQUIRE(bytes.size() > kResultsFenceBytes);
   CHECK_THAT(bytes.substr(0, 64), StartsWith("EMBPRIV-RESULTS-FENCE\nversion 1\nlength " + std::to_string(bytes.size())));
   CHECK(bytes.substr(kResultsFenceBytes, 4) == "\x89HDF");
@@ -67,7 +60,7 @@ TEST_CASE("a results file carries a checksum fence that a damaged byte anywhere 
     INFO("byte " << at);
     CHECK_THAT(read_error(dir / "damaged.h5"),
                StartsWith("results file " + dir / "damaged.h5" + " is damaged: checksum mismatch"));
-    CHECK(read_all(dir / "damaged.h5") == damaged);
+    CHECK(read_file(dir / "damaged.h5") == damaged);
   }
   // A truncated file, and one with bytes appended, disagree with the fence's length.
   write_file(dir / "cut.h5", bytes.substr(0, bytes.size() - 100));
@@ -94,7 +87,7 @@ TEST_CASE("results files without a fence (older embpriv) are still read", "[expe
   TempDir dir("embpriv_unfenced_test");
   write_results_h5(dir / "run.h5", small_table());
   // The HDF5 image after the user block is the file an older embpriv wrote (no user block).
-  write_file(dir / "old.h5", read_all(dir / "run.h5").substr(kResultsFenceBytes));
+  write_file(dir / "old.h5", read_file(dir / "run.h5").substr(kResultsFenceBytes));
   const ResultsTable table = read_results_h5(dir / "old.h5");
   CHECK(table.values<double>("mean_cosine") == std::vector<double>{0.25, 0.5, 0.75});
   CHECK(table.values<std::string>("status") == std::vector<std::string>{"ok", "ok", "failed"});
@@ -125,7 +118,7 @@ TEST_CASE("info, plot, merge and resume refuse a damaged results file and leave 
   write_file(dir / "run.yaml",
              "type: perturbation\ndata: {dim: 8, samples: 50}\nsweep: {mechanism.epsilon: [1, 2]}\n");
   REQUIRE(run_binary("run " + dir / "run.yaml" + " --out " + dir / "good.h5" + " --no-plot").code == 0);
-  std::string damaged = read_all(dir / "good.h5");
+  std::string damaged = read_file(dir / "good.h5");
   damaged[damaged.size() / 2] = static_cast<char>(damaged[damaged.size() / 2] ^ 1);
   write_file(dir / "bad.h5", damaged);
   const std::string message = "embpriv: error: results file " + dir / "bad.h5" + " is damaged: checksum mismatch";
@@ -137,7 +130,7 @@ TEST_CASE("info, plot, merge and resume refuse a damaged results file and leave 
     CHECK(outcome.code == 2);
     CHECK_THAT(outcome.output, StartsWith(message));
     CHECK(std::count(outcome.output.begin(), outcome.output.end(), '\n') == 1);
-    CHECK(read_all(dir / "bad.h5") == damaged);
+    CHECK(read_file(dir / "bad.h5") == damaged);
   }
   CHECK(!fs::exists(dir / "merged.h5"));
   CHECK(run_binary("info " + dir / "good.h5").code == 0);
