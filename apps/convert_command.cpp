@@ -1,7 +1,7 @@
 #include "apps/convert_command.h"
 
 #include "core/error.h"
-#include "data/data_paths.h"
+#include "data/tables/data_paths.h"
 #include "models/llama2c_to_hf.h"
 
 namespace embpriv {

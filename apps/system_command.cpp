@@ -7,11 +7,11 @@
 #include <string>
 #include <thread>
 
-#include "core/blas_kernel.h"
-#include "core/blas_library.h"
-#include "core/cpu_features.h"
+#include "platform/blas_kernel.h"
+#include "platform/blas_library.h"
+#include "platform/cpu_features.h"
 #include "core/error.h"
-#include "core/sgemm_rate.h"
+#include "platform/sgemm_rate.h"
 #include "experiments/engine/provenance.h"
 
 namespace embpriv {

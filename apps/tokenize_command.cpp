@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "data/tokenizer.h"
+#include "data/tokenizers/tokenizer.h"
 
 namespace embpriv {
 namespace {

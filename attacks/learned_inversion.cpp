@@ -5,7 +5,7 @@
 #include <limits>
 #include <numeric>
 
-#include "core/blas_threads.h"
+#include "platform/blas_threads.h"
 #include "core/error.h"
 #include "core/rng.h"
 #include "models/minibatches.h"

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/blas_threads.h"
+#include "platform/blas_threads.h"
 #include "core/running_top_k.h"
 #include "core/error.h"
 
@@ -87,7 +87,7 @@ void rescore_exactly(const at::Tensor& q, const at::Tensor& t, KnnMetric metric,
 // The CPU search: for each block of queries, one pass over the table in chunks, each chunk's
 // scores [block, chunk] from one GEMM and merged into the block's running top-k
 // (core/running_top_k.h). With several LibTorch threads the query blocks are split among them
-// and every GEMM runs in its caller's thread (core/blas_threads.h): a block's GEMM and its scan
+// and every GEMM runs in its caller's thread (platform/blas_threads.h): a block's GEMM and its scan
 // then share one core and its cache, and no thread pool waits on another. A score does not
 // depend on the block it is computed in, so neither do the neighbours.
 Neighbours nearest_rows_on_cpu(const at::Tensor& q_all, const at::Tensor& t_all, const at::Tensor& t_squared,

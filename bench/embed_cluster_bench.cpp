@@ -25,9 +25,9 @@
 #include <string>
 
 #include "bench/bench_timing.h"
-#include "core/allocator_settings.h"
-#include "data/data_paths.h"
-#include "data/embedding_formats.h"
+#include "platform/allocator_settings.h"
+#include "data/tables/data_paths.h"
+#include "data/tables/embedding_formats.h"
 #include "mechanisms/obfuslm/embed_cluster.h"
 #include "mechanisms/obfuslm/similarity_candidates.h"
 
@@ -115,7 +115,7 @@ std::string summary_fields(const Summary& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  keep_freed_memory();  // as the embpriv binary runs (core/allocator_settings.h)
+  keep_freed_memory();  // as the embpriv binary runs (platform/allocator_settings.h)
   int repeats = 3, big_repeats = 1, threads = 1;
   std::int64_t k = 10, slice = 2048, seed = 1;
   double beta = 0.5;

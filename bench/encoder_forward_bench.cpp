@@ -20,14 +20,14 @@
 
 #include <sys/resource.h>
 
-#include "core/allocator_settings.h"
+#include "platform/allocator_settings.h"
 #include "models/encoder_model.h"
 #include "models/encoder_training.h"
 
 using namespace embpriv;
 
 int main(int argc, char** argv) {
-  keep_freed_memory();  // as the embpriv binary runs (core/allocator_settings.h)
+  keep_freed_memory();  // as the embpriv binary runs (platform/allocator_settings.h)
   int repeats = 3, threads = 1;
   std::int64_t batch = 8, length = 128;
   std::string model_path, make, dump;

@@ -14,8 +14,8 @@
 
 #include "attacks/invbert.h"
 #include "bench/bench_timing.h"
-#include "core/allocator_settings.h"
-#include "data/data_paths.h"
+#include "platform/allocator_settings.h"
+#include "data/tables/data_paths.h"
 #include "models/llama2c_checkpoint.h"
 
 using namespace embpriv;
@@ -30,7 +30,7 @@ void write(const std::string& dump, const std::string& name, const at::Tensor& t
 }  // namespace
 
 int main(int argc, char** argv) {
-  keep_freed_memory();  // as the embpriv binary runs (core/allocator_settings.h)
+  keep_freed_memory();  // as the embpriv binary runs (platform/allocator_settings.h)
   int repeats = 3, threads = 1;
   std::int64_t tokens = 16384, epochs = 1;
   std::string dump;

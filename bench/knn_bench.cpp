@@ -14,10 +14,10 @@
 #include <string>
 
 #include "bench/bench_timing.h"
-#include "core/allocator_settings.h"
+#include "platform/allocator_settings.h"
 #include "attacks/nearest_rows.h"
-#include "data/data_paths.h"
-#include "data/embedding_formats.h"
+#include "data/tables/data_paths.h"
+#include "data/tables/embedding_formats.h"
 
 using namespace embpriv;
 
@@ -34,7 +34,7 @@ void report(const std::string& name, std::int64_t q, std::int64_t v, std::int64_
 }  // namespace
 
 int main(int argc, char** argv) {
-  keep_freed_memory();  // as the embpriv binary runs (core/allocator_settings.h)
+  keep_freed_memory();  // as the embpriv binary runs (platform/allocator_settings.h)
   int repeats = 3, threads = 1;
   std::int64_t q = 10000;  // queries per case (make bench's quick size uses fewer)
   std::string dump;

@@ -18,14 +18,14 @@
 
 #include <sys/resource.h>
 
-#include "core/allocator_settings.h"
-#include "data/data_paths.h"
+#include "platform/allocator_settings.h"
+#include "data/tables/data_paths.h"
 #include "models/language_model.h"
 
 using namespace embpriv;
 
 int main(int argc, char** argv) {
-  keep_freed_memory();  // as the embpriv binary runs (core/allocator_settings.h)
+  keep_freed_memory();  // as the embpriv binary runs (platform/allocator_settings.h)
   int repeats = 3, threads = 1;
   std::int64_t tokens = 2048, length = 256;
   std::string model_path = resolve_data_path("tinyllama/stories260K.bin"), dump, name = "stories260k";

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "core/allocator_settings.h"
+#include "platform/allocator_settings.h"
 #include "core/error.h"
 #include "core/rng.h"
 #include "mechanisms/gaussian.h"
@@ -195,7 +195,7 @@ at::Tensor embpriv_normals(std::int64_t n, std::int64_t d, std::uint64_t seed) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  embpriv::keep_freed_memory();  // as the embpriv binary runs (core/allocator_settings.h)
+  embpriv::keep_freed_memory();  // as the embpriv binary runs (platform/allocator_settings.h)
   const Options o = parse(argc, argv);
   at::set_num_threads(o.threads);
   try {

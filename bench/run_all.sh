@@ -6,7 +6,7 @@
 #   BUILD_DIR   build directory (default <repo>/build)
 #   OUTDIR      where the JSON of each benchmark goes (default <repo>/results/bench)
 #
-# The kernel: embpriv picks its OpenBLAS kernel at start-up (core/blas_kernel.h; `embpriv
+# The kernel: embpriv picks its OpenBLAS kernel at start-up (platform/blas_kernel.h; `embpriv
 # system` shows it). Every program here, embpriv's benches and the Python peers alike, runs with
 # OPENBLAS_CORETYPE set to that kernel, so a ratio never compares two kernels. When OpenBLAS
 # on its own would choose another kernel ("as installed"), the GEMM-bound peers (faiss, numpy)

@@ -22,7 +22,7 @@ for ((i = 0; i < ${#args[@]}; i++)); do
 done
 : > "$OUT.lines"
 # T threads means T cores on both sides: OpenBLAS gets T threads too (embpriv's fits run their
-# GEMMs in the calling thread anyway, core/blas_threads.h; PyTorch would otherwise give its
+# GEMMs in the calling thread anyway, platform/blas_threads.h; PyTorch would otherwise give its
 # GEMMs every core even at 1 thread).
 for t in $THREADS; do
   export OPENBLAS_NUM_THREADS=$t

@@ -17,7 +17,7 @@ trap 'rm -rf "$dump"' EXIT
 mkdir -p "$(dirname "$OUT")"
 : > "$OUT.lines"
 # T threads means T cores on both sides: OpenBLAS gets T threads too (embpriv's trainers run
-# their GEMMs in the calling thread anyway, core/blas_threads.h; PyTorch would otherwise give
+# their GEMMs in the calling thread anyway, platform/blas_threads.h; PyTorch would otherwise give
 # its GEMMs every core even at 1 thread).
 for t in $THREADS; do
   export OPENBLAS_NUM_THREADS=$t

@@ -14,13 +14,13 @@
 #include <iostream>
 #include <string>
 
-#include "core/allocator_settings.h"
+#include "platform/allocator_settings.h"
 #include "models/logistic_regression.h"
 
 using namespace embpriv;
 
 int main(int argc, char** argv) {
-  keep_freed_memory();  // as the embpriv binary runs (core/allocator_settings.h)
+  keep_freed_memory();  // as the embpriv binary runs (platform/allocator_settings.h)
   int repeats = 3, threads = 1;
   std::int64_t n = 2000, d = 100, models = 16;
   std::string dump;

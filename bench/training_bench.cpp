@@ -23,9 +23,9 @@
 
 #include "attacks/learned_inversion.h"
 #include "bench/bench_timing.h"
-#include "core/allocator_settings.h"
-#include "data/data_paths.h"
-#include "data/embedding_formats.h"
+#include "platform/allocator_settings.h"
+#include "data/tables/data_paths.h"
+#include "data/tables/embedding_formats.h"
 #include "models/llama2c_checkpoint.h"
 #include "models/text_classifier.h"
 
@@ -100,7 +100,7 @@ void privateai_client(std::int64_t units, std::int64_t epochs, int repeats, int 
 }  // namespace
 
 int main(int argc, char** argv) {
-  keep_freed_memory();  // as the embpriv binary runs (core/allocator_settings.h)
+  keep_freed_memory();  // as the embpriv binary runs (platform/allocator_settings.h)
   int repeats = 3, threads = 1;
   std::int64_t tokens = 32768, units = 2000, epochs = 2;
   std::string dump;

@@ -4,9 +4,9 @@
 
 #include "core/error.h"
 #include "core/rng.h"
-#include "data/data_paths.h"
-#include "data/jsonl_file.h"
-#include "data/private_units.h"
+#include "data/tables/data_paths.h"
+#include "data/tables/jsonl_file.h"
+#include "data/privateai/private_units.h"
 #include "federated/knowledge_alignment.h"
 
 namespace embpriv {

@@ -1,8 +1,8 @@
 #pragma once
 // Stand-ins for PrivateAI's foundation-model teachers (the paper queries DeepSeek-V3 and GPT-4o
-// on the proxy set; embpriv reads such answers from a file, data/teacher_answers.h, and ships
+// on the proxy set; embpriv reads such answers from a file, data/privateai/teacher_answers.h, and ships
 // two teachers that produce them offline):
-//   labeller: the rule-based labeller of data/private_units.h run on the unit's text alone. It
+//   labeller: the rule-based labeller of data/privateai/private_units.h run on the unit's text alone. It
 //     cannot see the e-mail's headers, so it misses the header_name kind (a name that recurs
 //     from the From/To/Cc headers): a teacher with a known blind spot. Answers 0 or 1.
 //   central: the same model as the clients', trained centrally without DP on the disjoint
@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "data/teacher_answers.h"
-#include "data/privateai_data.h"
+#include "data/privateai/teacher_answers.h"
+#include "data/privateai/privateai_data.h"
 #include "federated/federated_training.h"
 #include "models/text_classifier.h"
 

@@ -1,5 +1,5 @@
-// GloVe word vectors as the wink-embeddings JSON (data/embedding_formats.h).
-#include "data/embedding_formats.h"
+// GloVe word vectors as the wink-embeddings JSON (data/tables/embedding_formats.h).
+#include "data/tables/embedding_formats.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,6 +1,6 @@
-// A Hugging Face tokenizer.json (data/hf_tokenizer_json.h, data/hf_tokenizer.h): read, and when
+// A Hugging Face tokenizer.json (data/tokenizers/hf_tokenizer_json.h, data/tokenizers/hf_tokenizer.h): read, and when
 // accepted, encode and decode a line with accents, CJK, an emoji and an added-token look-alike.
-#include "data/hf_tokenizer.h"
+#include "data/tokenizers/hf_tokenizer.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

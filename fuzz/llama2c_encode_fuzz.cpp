@@ -2,7 +2,7 @@
 // text decode back exactly.
 #include <cstdlib>
 
-#include "data/llama2c_tokenizer.h"
+#include "data/tokenizers/llama2c_tokenizer.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

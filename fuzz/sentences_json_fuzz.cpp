@@ -1,5 +1,5 @@
-// The labelled sentences JSON (data/sentiment_corpus.h).
-#include "data/sentiment_corpus.h"
+// The labelled sentences JSON (data/corpora/sentiment_corpus.h).
+#include "data/corpora/sentiment_corpus.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

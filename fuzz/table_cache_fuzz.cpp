@@ -1,5 +1,5 @@
-// The binary cache of an embedding table (data/embedding_table.h), and its source stamp.
-#include "data/embedding_table.h"
+// The binary cache of an embedding table (data/tables/embedding_table.h), and its source stamp.
+#include "data/tables/embedding_table.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,5 +1,5 @@
-// The teachers' answers, JSON Lines (data/teacher_answers.h), for 4 private units.
-#include "data/teacher_answers.h"
+// The teachers' answers, JSON Lines (data/privateai/teacher_answers.h), for 4 private units.
+#include "data/privateai/teacher_answers.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,10 +1,10 @@
-// BERT's tokenizer.json pieces (data/wordpiece.h): the input is read as a tokenizer.json and,
+// BERT's tokenizer.json pieces (data/tokenizers/wordpiece.h): the input is read as a tokenizer.json and,
 // when accepted, encodes and decodes a line with accents, CJK, controls, punctuation and an
 // over-long word; the same bytes, when valid UTF-8, also go through BertNormalizer (every step),
 // BertPreTokenizer and WordPiece over a small vocabulary.
-#include "data/hf_tokenizer.h"
-#include "data/unicode_categories.h"
-#include "data/wordpiece.h"
+#include "data/tokenizers/hf_tokenizer.h"
+#include "data/tokenizers/unicode_categories.h"
+#include "data/tokenizers/wordpiece.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

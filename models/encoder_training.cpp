@@ -11,7 +11,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
-#include "data/embedding_formats.h"
+#include "data/tables/embedding_formats.h"
 
 namespace embpriv {
 namespace {

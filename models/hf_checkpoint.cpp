@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "data/embedding_formats.h"
+#include "data/tables/embedding_formats.h"
 
 namespace embpriv {
 namespace {

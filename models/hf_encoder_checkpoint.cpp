@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "data/embedding_formats.h"
+#include "data/tables/embedding_formats.h"
 #include "models/hf_encoder_model.h"
 
 namespace embpriv {

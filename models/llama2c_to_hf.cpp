@@ -13,8 +13,8 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
-#include "data/embedding_formats.h"
-#include "data/llama2c_tokenizer.h"
+#include "data/tables/embedding_formats.h"
+#include "data/tokenizers/llama2c_tokenizer.h"
 
 namespace embpriv {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <ATen/ATen.h>
 
-#include "core/blas_threads.h"
+#include "platform/blas_threads.h"
 #include "core/error.h"
 
 namespace embpriv {

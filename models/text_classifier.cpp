@@ -4,7 +4,7 @@
 
 #include <numeric>
 
-#include "core/blas_threads.h"
+#include "platform/blas_threads.h"
 #include "core/error.h"
 #include "core/rng.h"
 #include "models/minibatches.h"

@@ -1,4 +1,4 @@
-// Seeds and seeded inputs (core/rng.h, data/synthetic_inputs.h): what a notebook needs to redo
+// Seeds and seeded inputs (core/rng.h, data/corpora/synthetic_inputs.h): what a notebook needs to redo
 // one grid point of a run, row for row.
 #include <torch/csrc/utils/pybind.h>
 
@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "core/params.h"
 #include "core/rng.h"
-#include "data/synthetic_inputs.h"
+#include "data/corpora/synthetic_inputs.h"
 #include "experiments/engine/config_document.h"
 #include "python/bindings.h"
 

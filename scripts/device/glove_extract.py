@@ -5,7 +5,7 @@ machine without the 307 MB package (docs/gpu.md): real GloVe vectors, frequency 
 
 The words are taken generously (every run of letters and digits, with inner hyphens, apostrophes
 and dots, every clitic and punctuation mark, lower-cased), a superset of what
-data/word_tokenizer.h makes of the sentences, so every sentence token GloVe knows is kept.
+data/tokenizers/word_tokenizer.h makes of the sentences, so every sentence token GloVe knows is kept.
 Usage: scripts/device/glove_extract.py GLOVE_JSON SENTIMENT_DIR OUT_JSON
 """
 import json

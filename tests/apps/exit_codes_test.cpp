@@ -12,7 +12,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "data/hdf5_handle.h"
+#include "data/tables/hdf5_handle.h"
 #include "experiments/results/results_table.h"
 #include "tests/test_binary.h"
 #include "tests/test_data.h"

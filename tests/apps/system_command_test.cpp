@@ -1,11 +1,11 @@
-// `embpriv system`, and the BLAS kernel the binary runs with (core/blas_kernel.h).
+// `embpriv system`, and the BLAS kernel the binary runs with (platform/blas_kernel.h).
 #include "tests/catch.h"
 
 #include <cstdlib>
 
-#include "core/blas_kernel.h"
-#include "core/blas_library.h"
-#include "core/cpu_features.h"
+#include "platform/blas_kernel.h"
+#include "platform/blas_library.h"
+#include "platform/cpu_features.h"
 #include "tests/test_binary.h"
 
 namespace embpriv {

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "data/tokenizer.h"
-#include "tests/data/hf_reference.h"
+#include "data/tokenizers/tokenizer.h"
+#include "tests/data/tokenizers/hf_reference.h"
 #include "tests/test_binary.h"
 #include "tests/test_data.h"
 #include "tests/test_temp_dir.h"

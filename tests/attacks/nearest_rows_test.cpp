@@ -45,7 +45,7 @@ TEST_CASE("chunked nearest rows equal a direct search", "[attacks]") {
 
 TEST_CASE("nearest rows are the same bits at 1 and 2 threads, whatever the chunks", "[attacks]") {
   // With 2 threads the query blocks are split among the threads and every GEMM runs in its
-  // caller's thread (core/blas_threads.h); with 1, the BLAS's own threads share each GEMM.
+  // caller's thread (platform/blas_threads.h); with 1, the BLAS's own threads share each GEMM.
   at::manual_seed(5);
   const at::Tensor table = at::randn({3000, 100});
   const at::Tensor queries = table.narrow(0, 0, 301) + 0.5 * at::randn({301, 100});

@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/source_dir.h"
-#include "data/data_paths.h"
+#include "data/tables/data_paths.h"
 #include "experiments/results/results_table.h"
 #include "tests/test_binary.h"
 #include "tests/test_tables.h"

@@ -1,8 +1,8 @@
 #pragma once
 // A small PrivateAI data set for the tests: the real e-mails and GloVe, few units.
-#include "data/embedding_formats.h"
-#include "data/spam_assassin.h"
-#include "data/privateai_data.h"
+#include "data/tables/embedding_formats.h"
+#include "data/corpora/spam_assassin.h"
+#include "data/privateai/privateai_data.h"
 
 namespace embpriv {
 

@@ -10,9 +10,9 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "data/data_paths.h"
-#include "data/sentiment_corpus.h"
-#include "data/tokenizer.h"
+#include "data/tables/data_paths.h"
+#include "data/corpora/sentiment_corpus.h"
+#include "data/tokenizers/tokenizer.h"
 #include "models/encoder_training.h"
 #include "tests/test_data.h"
 #include "tests/test_temp_dir.h"

@@ -10,7 +10,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "data/tokenizer.h"
+#include "data/tokenizers/tokenizer.h"
 #include "models/hf_encoder_model.h"
 #include "models/language_model.h"
 

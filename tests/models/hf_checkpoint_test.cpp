@@ -17,7 +17,7 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "data/embedding_formats.h"
+#include "data/tables/embedding_formats.h"
 #include "models/hf_checkpoint.h"
 #include "models/hf_decoder_model.h"
 #include "tests/test_temp_dir.h"

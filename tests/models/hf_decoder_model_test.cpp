@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "data/llama2c_tokenizer.h"
+#include "data/tokenizers/llama2c_tokenizer.h"
 #include "models/hf_decoder_model.h"
 #include "models/llama2c_model.h"
 #include "models/llama2c_to_hf.h"

@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "core/error.h"
-#include "data/llama2c_tokenizer.h"
+#include "data/tokenizers/llama2c_tokenizer.h"
 #include "models/llama2c_model.h"
 #include "tests/test_data.h"
 

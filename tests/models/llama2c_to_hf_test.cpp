@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "data/embedding_formats.h"
-#include "data/llama2c_tokenizer.h"
-#include "data/tokenizer.h"
+#include "data/tables/embedding_formats.h"
+#include "data/tokenizers/llama2c_tokenizer.h"
+#include "data/tokenizers/tokenizer.h"
 #include "models/hf_decoder_model.h"
 #include "models/language_model_utility.h"
 #include "models/llama2c_model.h"

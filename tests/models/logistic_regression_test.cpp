@@ -4,12 +4,12 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
-#include "core/blas_library.h"
+#include "platform/blas_library.h"
 #include "core/error.h"
-#include "data/data_paths.h"
-#include "data/embedding_formats.h"
-#include "data/sentiment_corpus.h"
-#include "data/word_tokenizer.h"
+#include "data/tables/data_paths.h"
+#include "data/tables/embedding_formats.h"
+#include "data/corpora/sentiment_corpus.h"
+#include "data/tokenizers/word_tokenizer.h"
 #include "models/logistic_regression.h"
 #include "tests/test_data.h"
 

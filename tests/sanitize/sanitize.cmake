@@ -1,11 +1,11 @@
 # The sanitizer build (EMBPRIV_SANITIZE=ON, `make sanitize`): the tests of the layers core,
-# mechanisms, data and metrics, in one binary built with -fsanitize=address,undefined (flags set
+# platform, mechanisms, data and metrics, in one binary built with -fsanitize=address,undefined (flags set
 # in CMakeLists.txt before the layers). Tests that need a higher layer (models) are left out.
 # Cold build + run measured at 20 min on 2 cores shared with two fuzzers and other builds
 # (CCACHE_DISABLE=1 make sanitize); the run itself is about 2.5 min.
 find_package(Catch2 REQUIRED)
 set(sanitized_tests "")
-foreach(layer core mechanisms data metrics)
+foreach(layer core platform mechanisms data metrics)
   file(GLOB_RECURSE layer_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/${layer}/*_test.cpp)
   list(APPEND sanitized_tests ${layer_tests})
 endforeach()
@@ -14,7 +14,7 @@ list(FILTER sanitized_tests EXCLUDE REGEX "/(llama2c_tokenizer_test|client_serve
 # mechanism keys (experiments/engine/mechanism_yaml.cpp) is compiled in, with yaml-cpp.
 add_executable(embpriv_sanitize_tests tests/main.cpp ${sanitized_tests}
                ${CMAKE_CURRENT_SOURCE_DIR}/experiments/engine/mechanism_yaml.cpp)
-target_link_libraries(embpriv_sanitize_tests PRIVATE embpriv_core embpriv_mechanisms embpriv_data
+target_link_libraries(embpriv_sanitize_tests PRIVATE embpriv_core embpriv_platform embpriv_mechanisms embpriv_data
                       embpriv_metrics yaml-cpp Catch2::Catch2)
 include(${CMAKE_CURRENT_SOURCE_DIR}/cmake/find_python.cmake)
 embpriv_test_python()  # EMBPRIV_TEST_PYTHON: the python3 of the reference scripts

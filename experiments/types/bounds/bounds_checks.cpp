@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "core/rng.h"
-#include "data/synthetic_inputs.h"
+#include "data/corpora/synthetic_inputs.h"
 #include "experiments/engine/config_document.h"
 #include "experiments/engine/mechanism_yaml.h"
 #include "metrics/running_stats.h"

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/memory_limit.h"
+#include "platform/memory_limit.h"
 #include "experiments/engine/experiment_type.h"
 
 namespace embpriv {

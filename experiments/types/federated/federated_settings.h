@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "data/privateai_data.h"
+#include "data/privateai/privateai_data.h"
 #include "experiments/engine/config_keys.h"
 #include "federated/privateai_teachers.h"
 #include "federated/federated_training.h"

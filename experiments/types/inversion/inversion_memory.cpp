@@ -4,7 +4,7 @@
 #include <string>
 
 #include "attacks/nearest_rows.h"
-#include "core/memory_limit.h"
+#include "platform/memory_limit.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/vocabulary_memory.h"
 

@@ -11,7 +11,7 @@
 #include "attacks/membership_report.h"
 #include "attacks/rmia.h"
 #include "core/device.h"
-#include "data/data_paths.h"
+#include "data/tables/data_paths.h"
 #include "experiments/types/mia/mia_attacks.h"
 #include "experiments/types/mia/mia_memory.h"
 #include "experiments/types/mia/mia_models.h"

@@ -8,7 +8,7 @@
 
 #include "attacks/obfuslm_measures.h"
 #include "core/rng.h"
-#include "data/data_paths.h"
+#include "data/tables/data_paths.h"
 #include "experiments/types/obfuslm/obfuslm_memory.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/sentiment_utility.h"

@@ -9,7 +9,7 @@
 
 #include "core/rng.h"
 #include "experiments/engine/config_document.h"
-#include "data/synthetic_inputs.h"
+#include "data/corpora/synthetic_inputs.h"
 #include "experiments/types/perturbation/perturbation_memory.h"
 #include "experiments/types/shared/claim_columns.h"
 #include "mechanisms/mechanism.h"

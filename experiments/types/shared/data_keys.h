@@ -1,8 +1,8 @@
 #pragma once
 // Config keys that several experiment types declare alike: the npm data packages the set-up
-// installs (data/embedding_formats.h, data/spam_assassin.h).
-#include "data/embedding_formats.h"
-#include "data/spam_assassin.h"
+// installs (data/tables/embedding_formats.h, data/corpora/spam_assassin.h).
+#include "data/tables/embedding_formats.h"
+#include "data/corpora/spam_assassin.h"
 #include "experiments/engine/config_keys.h"
 
 namespace embpriv {

@@ -7,12 +7,12 @@
 #include <filesystem>
 #include <regex>
 
-#include "data/data_paths.h"
-#include "data/embedding_formats.h"
-#include "data/hf_tokenizer_json.h"
-#include "data/unicode_categories.h"
-#include "data/llama2c_tokenizer_adapter.h"
-#include "data/word_tokenizer.h"
+#include "data/tables/data_paths.h"
+#include "data/tables/embedding_formats.h"
+#include "data/tokenizers/hf_tokenizer_json.h"
+#include "data/tokenizers/unicode_categories.h"
+#include "data/tokenizers/llama2c_tokenizer_adapter.h"
+#include "data/tokenizers/word_tokenizer.h"
 #include "core/device.h"
 #include "core/error.h"
 #include "core/rng.h"
@@ -50,7 +50,7 @@ InversionSettings read_vocabulary_settings(const YAML::Node& c, const std::strin
   s.tokenizer = tokenizer_for_model(s.model, s.tokenizer);
   s.train_sentences = point_value<std::vector<std::string>>(c, "utility.train_sentences");
   // obfuslm's prompt is text every row encodes: invalid UTF-8 is refused here, before any row,
-  // as the tokenizers refuse it (data/hf_tokenizer.h).
+  // as the tokenizers refuse it (data/tokenizers/hf_tokenizer.h).
   if (const YAML::Node prompt = find_path(c, "language_model.prompt"); prompt && prompt.IsScalar()) {
     const std::string text = prompt.as<std::string>();
     require_key(utf8_lossy(text) == text, "language_model.prompt", "is not valid UTF-8");

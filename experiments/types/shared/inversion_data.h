@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "data/embedding_table.h"
-#include "data/sentiment_corpus.h"
-#include "data/tokenizer.h"
+#include "data/tables/embedding_table.h"
+#include "data/corpora/sentiment_corpus.h"
+#include "data/tokenizers/tokenizer.h"
 #include "experiments/engine/run_cache.h"
 #include "models/language_model.h"
 

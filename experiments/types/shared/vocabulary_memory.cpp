@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "core/error.h"
-#include "core/memory_limit.h"
-#include "data/data_paths.h"
+#include "platform/memory_limit.h"
+#include "data/tables/data_paths.h"
 #include "models/hf_checkpoint.h"
 #include "models/hf_decoder_config.h"
 

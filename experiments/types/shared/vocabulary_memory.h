@@ -7,7 +7,7 @@
 
 namespace embpriv {
 
-// The wink GloVe table the set-up installs: 341,479 words x 100 values (data/embedding_formats.h).
+// The wink GloVe table the set-up installs: 341,479 words x 100 values (data/tables/embedding_formats.h).
 inline constexpr std::int64_t kGloveTableWords = 341479;
 inline constexpr std::int64_t kGloveTableDim = 100;
 

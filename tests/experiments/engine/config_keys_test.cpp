@@ -165,7 +165,7 @@ distill:                 # PrivateAI only
   learning_rate: 1.0e-3  # the server's Adam on the kept units (paper: 1e-4)
 teachers:
   standin: [labeller, central]  # shipped stand-ins (docs/privateai.md)
-  file: ""               # JSONL or HDF5 answers (data/teacher_answers.h) instead of the stand-ins
+  file: ""               # JSONL or HDF5 answers (data/privateai/teacher_answers.h) instead of the stand-ins
   export: ""             # a path prefix: write PREFIX.proxy.jsonl and PREFIX.answers.jsonl
   central: {epochs: 4, batch: 32, learning_rate: 1.0e-3}  # the central teacher's training
 model: {layers: 1, heads: 4, feedforward: 128, train_embeddings: false}

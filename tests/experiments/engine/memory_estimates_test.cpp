@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/memory_limit.h"
+#include "platform/memory_limit.h"
 #include "experiments/engine/run_memory.h"
 #include "experiments/types/registry.h"
 #include "tests/catch.h"

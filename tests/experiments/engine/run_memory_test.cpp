@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/error.h"
-#include "core/memory_limit.h"
+#include "platform/memory_limit.h"
 #include "experiments/types/registry.h"
 #include "tests/catch.h"
 #include "tests/test_binary.h"

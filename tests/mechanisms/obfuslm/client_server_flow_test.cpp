@@ -4,7 +4,7 @@
 // flow reproduces the clean model exactly; with k > 1 it still generates through the flow.
 #include <ATen/ATen.h>
 
-#include "data/llama2c_tokenizer.h"
+#include "data/tokenizers/llama2c_tokenizer.h"
 #include "attacks/obfuslm_measures.h"
 #include "mechanisms/obfuslm/vocabulary_obfuscator.h"
 #include "models/llama2c_checkpoint.h"
