@@ -31,9 +31,10 @@ bool entry_exists(const fs::path& path) {
   return fs::exists(status);
 }
 
-// The whole text of a small JSON file of the folder; a folder, FIFO, dangling or looping link
-// in its place is refused naming it (std::ifstream would block, or throw underflow errors).
-std::string read_small_file(const fs::path& path) {
+}  // namespace
+
+std::string read_model_folder_file(const std::string& name) {
+  const fs::path path(name);
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
   EMBPRIV_CHECK(!error, "cannot read '" << path.string() << "': " << error.message());
@@ -45,6 +46,8 @@ std::string read_small_file(const fs::path& path) {
   EMBPRIV_CHECK(!in.bad(), "cannot read '" << path.string() << "'");
   return text.str();
 }
+
+namespace {
 
 // A NaN or Inf weight makes every logit it touches NaN, and NaN argmaxes then agree with each
 // other (the llama2.c loader refuses them too, models/llama2c_checkpoint.cpp): refuse it when
@@ -62,94 +65,85 @@ void check_finite(const at::Tensor& weights, const std::string& name, const std:
   }
 }
 
-// The tensors of a folder: each name resolved to the (mapped) file holding it.
-class SafetensorsFolder {
- public:
-  explicit SafetensorsFolder(const fs::path& folder) {
-    const fs::path single = folder / "model.safetensors", index = folder / "model.safetensors.index.json";
-    if (entry_exists(index)) {
-      read_index(folder, index);
-    } else {
-      EMBPRIV_CHECK(entry_exists(single), "model folder '" << folder.string()
-                                                         << "' has neither model.safetensors nor model.safetensors.index.json");
-      auto file = std::make_shared<SafetensorsFile>(single.string());
-      for (const std::string& name : file->names()) where_[name] = file;
-      files_.push_back(single.string());
-    }
-  }
-  bool contains(const std::string& name) const { return where_.count(name) > 0; }
-  at::Tensor tensor(const std::string& name, const std::vector<std::int64_t>& shape) const {
-    const auto found = where_.find(name);
-    EMBPRIV_CHECK(found != where_.end(), "the checkpoint has no tensor '" << name << "'");
-    const at::Tensor t = found->second->tensor(name);
-    EMBPRIV_CHECK(t.sizes().vec() == shape, found->second->path() << ": tensor '" << name << "' has shape "
-                                                                  << t.sizes() << ", config.json implies "
-                                                                  << at::IntArrayRef(shape));
-    check_finite(t, name, found->second->path());
-    used_.insert(name);
-    return t;
-  }
-  // Refuses tensors no lookup read: a config.json that describes fewer layers than the checkpoint
-  // holds (num_hidden_layers 1 on a 5-layer file), or biases the config says are absent, would
-  // otherwise run another model than the file's without a word. A tied lm_head.weight (a copy
-  // of the embedding some writers keep) and rotary inv_freq buffers are not weights of the model.
-  void check_all_used(bool tied) const {
-    std::vector<std::string> unused;
-    for (const auto& [name, file] : where_) {
-      const std::string suffix = "rotary_emb.inv_freq";
-      const bool buffer = name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-      if (!used_.count(name) && !buffer && !(tied && name == "lm_head.weight")) unused.push_back(name);
-    }
-    if (unused.empty()) return;
-    std::string shown;
-    for (std::size_t i = 0; i < unused.size() && i < 4; ++i) shown += (i ? ", '" : "'") + unused[i] + "'";
-    throw Error(where_.at(unused.front())->path() + " holds " + std::to_string(unused.size()) +
-                " tensor(s) config.json does not use (" + shown + (unused.size() > 4 ? ", ..." : "") +
-                "); does config.json describe this checkpoint (num_hidden_layers, attention_bias, mlp_bias, "
-                "tie_word_embeddings)?");
-  }
-  // The files the tensors come from (model.safetensors, or the shards the index names).
-  const std::vector<std::string>& files() const { return files_; }
-
- private:
-  void read_index(const fs::path& folder, const fs::path& index) {
-    nlohmann::json json;
-    try {
-      json = nlohmann::json::parse(read_small_file(index));
-    } catch (const nlohmann::json::exception& e) {
-      throw Error(index.string() + ": malformed JSON: " + e.what());
-    }
-    EMBPRIV_CHECK(json.is_object() && json.contains("weight_map") && json["weight_map"].is_object(),
-                  index.string() << ": missing key 'weight_map'");
-    std::map<std::string, std::shared_ptr<SafetensorsFile>> shards;
-    for (const auto& [name, file] : json["weight_map"].items()) {
-      EMBPRIV_CHECK(file.is_string(), index.string() << ": weight_map['" << name << "'] is not a file name");
-      const std::string shard = file.get<std::string>();
-      EMBPRIV_CHECK(shard.find('/') == std::string::npos && shard != ".." && shard != "." && !shard.empty(),
-                    index.string() << ": weight_map['" << name << "'] names '" << shard << "' outside the folder");
-      if (!shards.count(shard)) {
-        EMBPRIV_CHECK(entry_exists(folder / shard),
-                      index.string() << " names the shard '" << shard << "', which is missing");
-        shards[shard] = std::make_shared<SafetensorsFile>((folder / shard).string());
-        files_.push_back((folder / shard).string());
-      }
-      EMBPRIV_CHECK(shards[shard]->contains(name),
-                    index.string() << " puts tensor '" << name << "' in '" << shard << "', which lacks it");
-      where_[name] = shards[shard];
-    }
-  }
-  std::map<std::string, std::shared_ptr<SafetensorsFile>> where_;
-  std::vector<std::string> files_;
-  mutable std::set<std::string> used_;
-};
-
 }  // namespace
+
+HfSafetensorsFolder::HfSafetensorsFolder(const std::string& folder_name) {
+  const fs::path folder(folder_name);
+  const fs::path single = folder / "model.safetensors", index = folder / "model.safetensors.index.json";
+  if (entry_exists(index)) {
+    read_index(folder.string(), index.string());
+  } else {
+    EMBPRIV_CHECK(entry_exists(single), "model folder '" << folder.string()
+                                                       << "' has neither model.safetensors nor model.safetensors.index.json");
+    auto file = std::make_shared<SafetensorsFile>(single.string());
+    for (const std::string& name : file->names()) where_[name] = file;
+    files_.push_back(single.string());
+  }
+}
+
+bool HfSafetensorsFolder::contains(const std::string& name) const { return where_.count(name) > 0; }
+
+at::Tensor HfSafetensorsFolder::tensor(const std::string& name, const std::vector<std::int64_t>& shape,
+                                       const std::string& why) const {
+  const auto found = where_.find(name);
+  EMBPRIV_CHECK(found != where_.end(), "the checkpoint has no tensor '" << name << "'" << why);
+  const at::Tensor t = found->second->tensor(name);
+  EMBPRIV_CHECK(t.sizes().vec() == shape, found->second->path() << ": tensor '" << name << "' has shape " << t.sizes()
+                                                                << ", config.json implies " << at::IntArrayRef(shape));
+  check_finite(t, name, found->second->path());
+  used_.insert(name);
+  return t;
+}
+
+// Tensors no lookup read are refused: a config.json that describes fewer layers than the
+// checkpoint holds (num_hidden_layers 1 on a 5-layer file), or biases the config says are absent,
+// would otherwise run another model than the file's without a word.
+void HfSafetensorsFolder::check_all_used(const std::function<bool(const std::string&)>& ignored,
+                                         const std::string& keys) const {
+  std::vector<std::string> unused;
+  for (const auto& [name, file] : where_) {
+    if (!used_.count(name) && !ignored(name)) unused.push_back(name);
+  }
+  if (unused.empty()) return;
+  std::string shown;
+  for (std::size_t i = 0; i < unused.size() && i < 4; ++i) shown += (i ? ", '" : "'") + unused[i] + "'";
+  throw Error(where_.at(unused.front())->path() + " holds " + std::to_string(unused.size()) +
+              " tensor(s) config.json does not use (" + shown + (unused.size() > 4 ? ", ..." : "") +
+              "); does config.json describe this checkpoint (" + keys + ")?");
+}
+
+void HfSafetensorsFolder::read_index(const std::string& folder_name, const std::string& index_name) {
+  const fs::path folder(folder_name), index(index_name);
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(read_model_folder_file(index.string()));
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(index.string() + ": malformed JSON: " + e.what());
+  }
+  EMBPRIV_CHECK(json.is_object() && json.contains("weight_map") && json["weight_map"].is_object(),
+                index.string() << ": missing key 'weight_map'");
+  std::map<std::string, std::shared_ptr<SafetensorsFile>> shards;
+  for (const auto& [name, file] : json["weight_map"].items()) {
+    EMBPRIV_CHECK(file.is_string(), index.string() << ": weight_map['" << name << "'] is not a file name");
+    const std::string shard = file.get<std::string>();
+    EMBPRIV_CHECK(shard.find('/') == std::string::npos && shard != ".." && shard != "." && !shard.empty(),
+                  index.string() << ": weight_map['" << name << "'] names '" << shard << "' outside the folder");
+    if (!shards.count(shard)) {
+      EMBPRIV_CHECK(entry_exists(folder / shard), index.string() << " names the shard '" << shard << "', which is missing");
+      shards[shard] = std::make_shared<SafetensorsFile>((folder / shard).string());
+      files_.push_back((folder / shard).string());
+    }
+    EMBPRIV_CHECK(shards[shard]->contains(name),
+                  index.string() << " puts tensor '" << name << "' in '" << shard << "', which lacks it");
+    where_[name] = shards[shard];
+  }
+}
 
 HfDecoderWeights load_hf_checkpoint(const std::string& folder, c10::Device device) {
   HfDecoderWeights w;
   w.config = read_hf_decoder_config(folder);
   const HfDecoderConfig& c = w.config;
-  const SafetensorsFolder files{fs::path(folder)};
+  const HfSafetensorsFolder files(folder);
   const auto get = [&](const std::string& name, std::vector<std::int64_t> shape) {
     return files.tensor(name, shape).to(device);
   };
@@ -184,12 +178,19 @@ HfDecoderWeights load_hf_checkpoint(const std::string& folder, c10::Device devic
   w.norm = get("model.norm.weight", {h});
   // A tied head is stored once (transformers' save_pretrained drops lm_head.weight then).
   w.lm_head = c.tie_word_embeddings ? w.embed_tokens : get("lm_head.weight", {c.vocab_size, h});
-  files.check_all_used(c.tie_word_embeddings);
+  // A tied lm_head.weight (a copy of the embedding some writers keep) and rotary inv_freq
+  // buffers are not weights of the model.
+  const auto ignored = [tied = c.tie_word_embeddings](const std::string& name) {
+    const std::string suffix = "rotary_emb.inv_freq";
+    const bool buffer = name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return buffer || (tied && name == "lm_head.weight");
+  };
+  files.check_all_used(ignored, "num_hidden_layers, attention_bias, mlp_bias, tie_word_embeddings");
   return w;
 }
 
 std::vector<std::string> hf_weight_files(const std::string& folder) {
-  return SafetensorsFolder{fs::path(folder)}.files();
+  return HfSafetensorsFolder(folder).files();
 }
 
 }  // namespace embpriv

@@ -7,12 +7,44 @@
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
 
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "models/hf_decoder_config.h"
 
 namespace embpriv {
+
+class SafetensorsFile;
+
+// The safetensors tensors of a Hugging Face folder, decoder or encoder: FOLDER/model.safetensors,
+// or the shards model.safetensors.index.json names, each name resolved to the memory-mapped file
+// that holds it. The one reader of both families' weights (load_hf_checkpoint,
+// load_hf_encoder): it refuses a missing, misshapen or non-finite tensor by name when it is
+// looked up, a shard that is missing, a folder, FIFO, dangling or looping link, and, after the
+// last lookup, the tensors no lookup read.
+class HfSafetensorsFolder {
+ public:
+  explicit HfSafetensorsFolder(const std::string& folder);
+  bool contains(const std::string& name) const;
+  // The tensor `name` in its file dtype, checked to have `shape` (config.json's) and finite
+  // values; `why` is appended to the error when the checkpoint lacks it.
+  at::Tensor tensor(const std::string& name, const std::vector<std::int64_t>& shape, const std::string& why = "") const;
+  // Refuses the tensors no tensor() call read, except those `ignored` accepts (buffers, heads of
+  // other tasks), naming up to four and the config.json keys (`keys`) that may be wrong.
+  void check_all_used(const std::function<bool(const std::string&)>& ignored, const std::string& keys) const;
+  // The files the tensors come from (model.safetensors, or the shards the index names).
+  const std::vector<std::string>& files() const { return files_; }
+
+ private:
+  void read_index(const std::string& folder, const std::string& index);
+  std::map<std::string, std::shared_ptr<SafetensorsFile>> where_;
+  std::vector<std::string> files_;
+  mutable std::set<std::string> used_;
+};
 
 // One decoder layer's tensors (HF names under model.layers.N.); undefined when absent (biases,
 // q/k norms of other families). Matrices are [out, in] (y = W x + b).
@@ -39,6 +71,11 @@ struct HfDecoderWeights {
 // tensor config.json does not use (num_hidden_layers 1 on a 5-layer checkpoint), a shard that is
 // a folder, FIFO, dangling or looping link.
 HfDecoderWeights load_hf_checkpoint(const std::string& folder, c10::Device device = c10::kCPU);
+
+// The whole text of a small file of a model folder (config.json, tokenizer.json, an index); a
+// folder, FIFO, dangling or looping link in its place is refused naming it (std::ifstream would
+// block, or throw underflow errors).
+std::string read_model_folder_file(const std::string& path);
 
 // The weight files load_hf_checkpoint reads: FOLDER/model.safetensors, or the shards
 // model.safetensors.index.json names (other *.safetensors files in the folder, such as an

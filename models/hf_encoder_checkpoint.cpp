@@ -3,13 +3,10 @@
 #include <ATen/ATen.h>
 
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "data/tables/embedding_formats.h"
+#include "models/hf_checkpoint.h"
 #include "models/hf_encoder_model.h"
 
 namespace embpriv {
@@ -19,58 +16,27 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 json read_json_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  EMBPRIV_CHECK(in, "cannot read '" << path.string() << "'");
   try {
-    return json::parse(in);
+    return json::parse(read_model_folder_file(path.string()));
   } catch (const json::exception& e) {
     throw Error(path.string() + ": malformed JSON: " + e.what());
   }
 }
 
-// The safetensors tensors of a folder by name: model.safetensors, or the shards of
-// model.safetensors.index.json (as models/hf_checkpoint.cpp reads a decoder's).
-class EncoderTensors {
- public:
-  explicit EncoderTensors(const fs::path& folder) {
-    const fs::path single = folder / "model.safetensors", index = folder / "model.safetensors.index.json";
-    if (fs::exists(index)) {
-      const json j = read_json_file(index);
-      EMBPRIV_CHECK(j.is_object() && j.contains("weight_map") && j["weight_map"].is_object(),
-                    index.string() << ": missing key 'weight_map'");
-      std::map<std::string, std::shared_ptr<SafetensorsFile>> shards;
-      for (const auto& [name, file] : j["weight_map"].items()) {
-        EMBPRIV_CHECK(file.is_string(), index.string() << ": weight_map['" << name << "'] is not a file name");
-        const std::string shard = file.get<std::string>();
-        EMBPRIV_CHECK(shard.find('/') == std::string::npos && shard != ".." && shard != "." && !shard.empty(),
-                      index.string() << ": weight_map['" << name << "'] names '" << shard << "' outside the folder");
-        if (!shards.count(shard)) {
-          EMBPRIV_CHECK(fs::is_regular_file(folder / shard), index.string() << " names the shard '" << shard << "', which is missing");
-          shards[shard] = std::make_shared<SafetensorsFile>((folder / shard).string());
-        }
-        EMBPRIV_CHECK(shards[shard]->contains(name), index.string() << " puts tensor '" << name << "' in '" << shard << "', which lacks it");
-        where_[name] = shards[shard];
-      }
-    } else {
-      EMBPRIV_CHECK(fs::exists(single), "model folder '" << folder.string()
-                                                         << "' has neither model.safetensors nor model.safetensors.index.json");
-      auto file = std::make_shared<SafetensorsFile>(single.string());
-      for (const std::string& name : file->names()) where_[name] = file;
-    }
-  }
-  bool contains(const std::string& name) const { return where_.count(name) > 0; }
-  at::Tensor get(const std::string& name, const std::vector<std::int64_t>& shape, const std::string& why = "") const {
-    const auto found = where_.find(name);
-    EMBPRIV_CHECK(found != where_.end(), "the checkpoint has no tensor '" << name << "'" << why);
-    const at::Tensor t = found->second->tensor(name);
-    EMBPRIV_CHECK(t.sizes().vec() == shape, found->second->path() << ": tensor '" << name << "' has shape " << t.sizes()
-                                                                  << ", config.json implies " << at::IntArrayRef(shape));
-    return t;
-  }
-
- private:
-  std::map<std::string, std::shared_ptr<SafetensorsFile>> where_;
-};
+// Tensors a BERT-family file may hold that no encoder forward reads: the pre-training and
+// masked-LM heads of BertForPreTraining/BertForMaskedLM ("cls.") and RobertaForMaskedLM
+// ("lm_head."), a sequence-classification head when config.json's architectures name a plain
+// BertModel/RobertaModel (the hidden states of a fine-tuned classifier), and the
+// position_ids/token_type_ids buffers older transformers saved with the embeddings. Anything
+// else unread is refused (HfSafetensorsFolder::check_all_used).
+bool other_task_or_buffer(const std::string& name, bool classifier) {
+  const auto ends_with = [&](const std::string& suffix) {
+    return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  return name.rfind("cls.", 0) == 0 || name.rfind("lm_head.", 0) == 0 ||
+         (!classifier && name.rfind("classifier.", 0) == 0) || ends_with("embeddings.position_ids") ||
+         ends_with("embeddings.token_type_ids");
+}
 
 }  // namespace
 
@@ -105,18 +71,19 @@ HfEncoderWeights load_hf_encoder(const std::string& folder, c10::Device device) 
   const HfEncoderConfig& c = w.config;
   w.pooling = read_encoder_pooling(folder, c.hidden_size);
   const fs::path tokenizer = fs::path(folder) / "tokenizer.json";
-  if (fs::exists(tokenizer)) {
+  std::error_code ignored;  // a dangling or looping tokenizer.json is read, and refused by name
+  if (fs::exists(fs::symlink_status(tokenizer, ignored))) {
     const std::int64_t ids = tokenizer_json_id_count(tokenizer.string());
     EMBPRIV_CHECK(ids <= c.vocab_size, tokenizer.string() << " assigns " << ids << " token ids, more than config.json's 'vocab_size' "
                                                           << c.vocab_size);
   }
-  const EncoderTensors files{fs::path(folder)};
+  const HfSafetensorsFolder files(folder);
   // BertModel/RobertaModel save their tensors unprefixed; the task models (…ForSequenceClassification,
   // …ForMaskedLM) under "bert." or "roberta." (XLM-RoBERTa's too).
   const std::string base = c.model_type == "bert" ? "bert." : "roberta.";
   const std::string prefix = files.contains("embeddings.word_embeddings.weight") ? "" : base;
   const auto get = [&](const std::string& name, std::vector<std::int64_t> shape, const std::string& why = "") {
-    return files.get(prefix + name, shape, why).to(device);
+    return files.tensor(prefix + name, shape, why).to(device);
   };
   // LayerNorm weights: "weight"/"bias", or the "gamma"/"beta" of checkpoints converted from
   // TensorFlow (transformers renames them when loading).
@@ -162,15 +129,18 @@ HfEncoderWeights load_hf_encoder(const std::string& folder, c10::Device device) 
     const std::vector<std::int64_t> out{c.num_labels, h};
     const std::string why = " (config.json's architectures name a sequence-classification model)";
     if (bert) {
-      w.classifier = files.get("classifier.weight", out, why).to(device);
-      w.classifier_bias = files.get("classifier.bias", {c.num_labels}, why).to(device);
+      w.classifier = files.tensor("classifier.weight", out, why).to(device);
+      w.classifier_bias = files.tensor("classifier.bias", {c.num_labels}, why).to(device);
     } else {
-      w.head_dense = files.get("classifier.dense.weight", {h, h}, why).to(device);
-      w.head_dense_bias = files.get("classifier.dense.bias", {h}, why).to(device);
-      w.classifier = files.get("classifier.out_proj.weight", out, why).to(device);
-      w.classifier_bias = files.get("classifier.out_proj.bias", {c.num_labels}, why).to(device);
+      w.head_dense = files.tensor("classifier.dense.weight", {h, h}, why).to(device);
+      w.head_dense_bias = files.tensor("classifier.dense.bias", {h}, why).to(device);
+      w.classifier = files.tensor("classifier.out_proj.weight", out, why).to(device);
+      w.classifier_bias = files.tensor("classifier.out_proj.bias", {c.num_labels}, why).to(device);
     }
   }
+  files.check_all_used([classifier = c.sequence_classification](const std::string& name) {
+    return other_task_or_buffer(name, classifier);
+  }, "num_hidden_layers, architectures, model_type");
   return w;
 }
 

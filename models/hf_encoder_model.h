@@ -47,7 +47,11 @@ struct HfEncoderWeights {
 // Reads FOLDER/config.json, the safetensors weights (model.safetensors or sharded; the tensor
 // names of BertModel/RobertaModel, or with the "bert."/"roberta." prefix of the task models),
 // 1_Pooling/config.json where present, and checks tokenizer.json's vocabulary (where present)
-// against vocab_size.
+// against vocab_size. The weights are read by the decoders' reader (models/hf_checkpoint.h:
+// HfSafetensorsFolder), with its checks: a NaN or Inf weight is refused naming the tensor, and so
+// is a tensor no lookup reads (an extra layer, a tensor of no known name), except the
+// pre-training and masked-LM heads ("cls.", "lm_head."), a classifier config.json does not
+// ask for, and the saved position_ids buffers.
 HfEncoderWeights load_hf_encoder(const std::string& folder, c10::Device device = c10::kCPU);
 
 // The number of ids a tokenizer.json assigns (largest vocabulary or added-token id + 1), read

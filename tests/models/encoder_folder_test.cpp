@@ -185,3 +185,43 @@ TEST_CASE("encoder folders whose config, weights, pooling or tokenizer disagree 
   CHECK_THAT(load_refusal(roberta), Contains("names the shard 'model-00002-of-00002.safetensors', which is missing"));
   CHECK_THAT(load_refusal(dir / "nowhere"), Contains("is not a model folder"));
 }
+
+TEST_CASE("an encoder folder with a NaN weight or a tensor config.json does not use is refused naming the tensor",
+          "[models][encoder]") {
+  TempDir dir("embpriv_encoder_checks");
+  const std::string bert = dir / "bert";
+  make_encoder("bert_classifier_f32", bert);
+  REQUIRE(load_refusal(bert) == "accepted");
+  const std::string weights = bert + "/model.safetensors";
+  std::vector<std::pair<std::string, at::Tensor>> original;
+  {
+    SafetensorsFile file(weights);
+    for (const std::string& name : file.names()) original.emplace_back(name, file.tensor(name).clone());
+  }
+  // The same weights with one change, written back over the folder's file.
+  const auto rewrite = [&](const std::string& poisoned, const std::string& extra) {
+    std::vector<std::pair<std::string, at::Tensor>> tensors;
+    for (const auto& [name, t] : original) {
+      at::Tensor copy = t.clone();
+      if (name == poisoned) copy.view({-1})[3] = std::nanf("");
+      tensors.emplace_back(name, copy);
+    }
+    if (!extra.empty()) tensors.emplace_back(extra, at::ones({4}, at::kFloat));
+    write_safetensors(weights, tensors);
+  };
+
+  rewrite("bert.encoder.layer.1.attention.self.key.weight", "");
+  CHECK_THAT(load_refusal(bert), Contains("model.safetensors: tensor 'bert.encoder.layer.1.attention.self.key.weight' "
+                                          "holds a non-finite weight (NaN or Inf) at element 3"));
+  rewrite("", "bert.encoder.layer.2.output.dense.bias");
+  CHECK_THAT(load_refusal(bert), Contains("holds 1 tensor(s) config.json does not use "
+                                          "('bert.encoder.layer.2.output.dense.bias')"));
+  // The masked-LM head and the position_ids buffer that BertForPreTraining checkpoints carry are
+  // not weights of the encoder: accepted.
+  rewrite("", "cls.predictions.bias");
+  CHECK(load_refusal(bert) == "accepted");
+  rewrite("", "bert.embeddings.position_ids");
+  CHECK(load_refusal(bert) == "accepted");
+  rewrite("", "");
+  CHECK(load_refusal(bert) == "accepted");
+}
