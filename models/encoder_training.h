@@ -38,6 +38,9 @@ struct EncoderTrainingOptions {
 // Trains `weights` in place (they become float32 copies; the file's mapped tensors are not
 // written). texts are token ids (the tokenizer's template included), labels in [0, num_labels).
 // Returns the mean training loss of each epoch. No dropout is applied (eval-mode forward).
+// The same options and weights give the same bits at every thread count (on the CPU): while a
+// gradient is taken the model's layer norms are the row-ordered ones of
+// models/transformer_encoder.h (HfEncoderModel, models/hf_encoder_model.cpp).
 std::vector<double> train_encoder_classifier(HfEncoderWeights& weights, const std::vector<std::vector<std::int64_t>>& texts,
                                              const std::vector<std::int64_t>& labels, const EncoderTrainingOptions& options);
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "models/transformer_encoder.h"
 
 namespace embpriv {
 namespace {
@@ -18,7 +19,15 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& weight, const at::Tenso
   return at::matmul(x, f32(weight).t()) + f32(bias);
 }
 
+// LayerNorm (Ba et al. 2016, eq. 4). When a gradient is taken on the CPU (training,
+// models/encoder_training.h) it runs as thread_invariant_layer_norm (models/transformer_encoder.h):
+// LibTorch 1.13's layer-norm backward sums dL/dgamma and dL/dbeta in one partial sum per thread,
+// so training at 1 and 2 threads would round differently; the row-ordered sums give the same
+// bits at every thread count. Its forward is LibTorch's kernel, so the outputs are the same bits
+// either way.
 at::Tensor layer_norm(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias, double eps) {
+  const bool training = at::GradMode::is_enabled() && (x.requires_grad() || weight.requires_grad() || bias.requires_grad());
+  if (training && x.device().is_cpu()) return thread_invariant_layer_norm(x, f32(weight), f32(bias), eps);
   return at::layer_norm(x, {x.size(-1)}, f32(weight), f32(bias), eps);
 }
 

@@ -6,6 +6,7 @@
 #include "core/source_dir.h"
 #include "tests/catch.h"
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -145,4 +146,37 @@ TEST_CASE("a user's encoder folder without a head gets one and trains as a class
   CHECK_FALSE(at::equal(w.word_embeddings, word_embeddings));
   CHECK(HfEncoderModel(w).num_labels() == 2);
   CHECK_THROWS_WITH(add_classification_head(w, 2, 9), Catch::Matchers::Contains("already has a sequence-classification head"));
+}
+
+TEST_CASE("encoder training gives the same bits at 1 and 2 threads", "[models][encoder][training][threads]") {
+  // LibTorch 1.13's layer-norm backward keeps one partial sum of dL/dgamma per thread, so at 2
+  // threads the sums round differently and a few Adam steps turn the last bit into another
+  // model; the encoder's training forward runs the row-ordered layer norm
+  // (models/transformer_encoder.h) instead. Both models are written as folders and their
+  // model.safetensors compared byte for byte.
+  TempDir dir("embpriv_encoder_training_threads");
+  const SentimentSplit data = sentiment_split(dir);
+  const std::vector<std::vector<std::int64_t>> texts(data.train_texts.begin(), data.train_texts.begin() + 256);
+  const std::vector<std::int64_t> labels(data.train_labels.begin(), data.train_labels.begin() + 256);
+  const HfEncoderWeights initial = random_hf_encoder(small_bert(), 11);
+  EncoderTrainingOptions options;
+  options.epochs = 1;
+  options.batch_size = 64;
+  options.max_length = 32;
+  const int threads = at::get_num_threads();
+  std::vector<std::string> files;
+  for (int t : {1, 2}) {
+    at::set_num_threads(t);
+    HfEncoderWeights w = initial;
+    train_encoder_classifier(w, texts, labels, options);
+    save_hf_encoder(w, dir / ("threads_" + std::to_string(t)));
+    files.push_back(read_file(dir / ("threads_" + std::to_string(t)) + "/model.safetensors"));
+  }
+  at::set_num_threads(threads);
+  CHECK(files[0].size() == files[1].size());
+  const bool same_bits = files[0] == files[1];
+  CHECK(same_bits);
+  save_hf_encoder(initial, dir / "initial");
+  const bool trained = files[0] != read_file(dir / "initial" + "/model.safetensors");
+  CHECK(trained);  // the steps changed the weights
 }
