@@ -284,7 +284,7 @@ TEST_CASE("bad HF checkpoints and data stop the run before any row, naming the f
   expect_one_error(run_binary("-q run " + obfuslm + " data.model=" + good + " \"language_model.prompt=$(printf 'a\\377')\"" +
                                   " --dry-run --no-plot --out " + (dir / "o.h5"), Capture::errors),
                    "language_model.prompt is not valid UTF-8");
-  const Outcome rows = run_rows(short_context, "", false);
-  CHECK_THAT(rows.output, Contains("language_model.tokens 16 needs 17 positions, but data.model '" + short_context +
-                                   "' has 4 (max_position_embeddings"));
+  // Positions too few for language_model.tokens failed every row (exit 1): refused before them.
+  expect_one_error(run_rows(short_context, "", true), "language_model.tokens 16 needs 17 positions, but data.model '" +
+                                                          short_context + "' has 4 (max_position_embeddings");
 }

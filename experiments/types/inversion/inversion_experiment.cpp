@@ -20,6 +20,7 @@
 #include "experiments/types/shared/claim_columns.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/sentiment_utility.h"
+#include "experiments/types/shared/vocabulary_memory.h"
 #include "experiments/engine/config_document.h"
 #include "metrics/recovery.h"
 #include "metrics/similarity.h"
@@ -218,6 +219,9 @@ class InversionExperiment final : public ExperimentType {
       files.emplace_back("data.tokenizer", s.tokenizer);
     }
     check_data_files(files);
+    // The texts the model writes for the language-model utility must fit its positions: refused
+    // here, before any row, rather than by every row (sampled_texts).
+    if (s.vocabulary != "glove" && s.stories > 0) check_language_model_positions(s.model, s.story_tokens);
     point_mechanism(config, registry);
   }
 

@@ -1,5 +1,6 @@
 #include "experiments/types/shared/vocabulary_memory.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -39,7 +40,9 @@ LanguageModelShape read_language_model_shape(const std::string& checkpoint_path)
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {  // a Hugging Face folder: its config.json
     const HfDecoderConfig c = read_hf_decoder_config(path);
-    return {c.hidden_size, c.intermediate_size, c.num_hidden_layers, c.num_attention_heads, c.vocab_size};
+    const std::int64_t positions = c.sliding_window > 0 ? std::min(c.sliding_window, c.max_position_embeddings)
+                                                        : c.max_position_embeddings;
+    return {c.hidden_size, c.intermediate_size, c.num_hidden_layers, c.num_attention_heads, c.vocab_size, positions};
   }
   // A weights file of a Hugging Face folder named instead of the folder: its header is no
   // llama2.c header, and the sizes read from it would be blamed on other keys.
@@ -53,7 +56,7 @@ LanguageModelShape read_language_model_shape(const std::string& checkpoint_path)
   in.read(reinterpret_cast<char*>(header), sizeof header);
   EMBPRIV_CHECK(in, "cannot read the header of the llama2.c checkpoint " << checkpoint_path);
   const LanguageModelShape shape{header[0], header[1], header[2], header[3],
-                                 std::abs(static_cast<std::int64_t>(header[5]))};
+                                 std::abs(static_cast<std::int64_t>(header[5])), header[6]};
   // The file holds at least the token embedding (vocab x dim float32) after the header.
   const double bytes = static_cast<double>(std::filesystem::file_size(path, error));
   EMBPRIV_CHECK(!error && shape.dim > 0 && shape.hidden_dim > 0 && shape.layers > 0 && shape.heads > 0 &&
@@ -61,6 +64,15 @@ LanguageModelShape read_language_model_shape(const std::string& checkpoint_path)
                 "data.model '" << checkpoint_path << "' is not a llama2.c checkpoint (header dim=" << header[0]
                                << " vocab=" << header[5] << " does not fit its " << bytes << " bytes)");
   return shape;
+}
+
+void check_language_model_positions(const std::string& model, std::int64_t tokens) {
+  const std::int64_t positions = read_language_model_shape(model).positions;
+  EMBPRIV_CHECK(tokens < positions,
+                "language_model.tokens " << tokens << " needs " << tokens + 1 << " positions, but data.model '" << model
+                                         << "' has " << positions << " (max_position_embeddings of its "
+                                         << "config.json, or a llama2.c seq_len); lower language_model.tokens to at most "
+                                         << positions - 1);
 }
 
 double language_model_weight_bytes(const std::string& checkpoint_path) {

@@ -19,10 +19,16 @@ std::int64_t glove_rows(std::int64_t words);
 
 // The shape of a language model: a llama2.c checkpoint's header (models/llama2c_checkpoint.h) or
 // a Hugging Face folder's config.json (models/hf_decoder_config.h).
+// positions: the longest input it reads (llama2.c seq_len; config.json's
+// max_position_embeddings, or its sliding_window when smaller, as models/hf_decoder_model.h).
 struct LanguageModelShape {
-  std::int64_t dim = 0, hidden_dim = 0, layers = 0, heads = 0, vocab = 0;
+  std::int64_t dim = 0, hidden_dim = 0, layers = 0, heads = 0, vocab = 0, positions = 0;
 };
 LanguageModelShape read_language_model_shape(const std::string& checkpoint_path);
+// Refuses, before any row runs, texts of language_model.tokens tokens that the model's positions
+// cannot hold (a text is <s> and `tokens` tokens: tokens + 1 positions), naming both keys, the
+// model and the length needed. `model` as the config gives data.model.
+void check_language_model_positions(const std::string& model, std::int64_t tokens);
 // The model's weights: a llama2.c checkpoint's float32 (its size, header aside); a Hugging Face
 // folder's safetensors files plus the largest matrix converted to float32 at a time.
 double language_model_weight_bytes(const std::string& checkpoint_path);
