@@ -32,7 +32,9 @@ namespace embpriv {
 struct PrivateAiDataSettings {
   std::string glove, corpus;  // files (data/tables/data_paths.h resolves them)
   std::vector<std::string> proxy_reviews;  // non-empty: the proxy units come from these files
-  std::int64_t candidate_units = 2000, proxy_units = 1000, public_units = 1000, test_units = 1000;
+  // embpriv's default PrivateAI setting (docs/privateai.md), which the federated experiment's
+  // keys take as their defaults: |S| = 400 members of 800 candidate units.
+  std::int64_t candidate_units = 800, proxy_units = 600, public_units = 600, test_units = 600;
   double private_share = 0.5;
   std::int64_t max_tokens = 32;
   bool token_shapes = true;

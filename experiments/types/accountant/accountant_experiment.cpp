@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "experiments/types/federated/composed_privacy.h"
+#include "experiments/types/shared/federation_keys.h"
 #include "federated/local_dp.h"
 
 namespace embpriv {
@@ -15,10 +16,16 @@ struct AccountantSettings {
   std::int64_t rounds, clients;
 };
 
+using namespace federation_key;
+
+// The federated type's keys (experiments/types/shared/federation_keys.h), except dp.delta: the
+// federated default 0 means 1/|S|, which needs the data; here it is given, 0.0025 = 1/400,
+// PrivateAI's |S| at the federated defaults (docs/privateai.md).
+const Key<double> kDelta =
+    number_key("dp.delta", "0.0025", "delta of each release and of the total (1/|S|)").above(0).below(1);
+
 AccountantSettings read_settings(const YAML::Node& c) {
-  return {point_value<double>(c, "dp.epsilon"), point_value<double>(c, "dp.delta"),
-          point_value<double>(c, "client_fraction"), point_value<std::int64_t>(c, "rounds"),
-          point_value<std::int64_t>(c, "clients")};
+  return {kDpEpsilon(c), kDelta(c), kClientFraction(c), kRounds(c), kClients(c)};
 }
 
 // The calibrations, as the federated type's dp.calibration names them, and their column suffix.
@@ -35,16 +42,7 @@ class AccountantExperiment final : public ExperimentType {
     return "a federated client's total eps over the rounds (local Gaussian DP, both calibrations), no training";
   }
   ConfigKeys keys() const override {
-    // The names, meanings and defaults of the federated type's keys (federated_settings.cpp),
-    // except dp.delta: the federated default 0 means 1/|S|, which needs the data; here it is
-    // given, 0.0025 = 1/400, PrivateAI's |S| at the federated defaults (docs/privateai.md).
-    return {
-        ConfigKey::number("dp.epsilon", "1", "the clients' local DP budget, per client per round").above(0),
-        ConfigKey::number("dp.delta", "0.0025", "delta of each release and of the total (1/|S|)").above(0).below(1),
-        ConfigKey::integer("rounds", 10, "federated rounds").at_least(1),
-        ConfigKey::integer("clients", 10, "clients (K)").at_least(1),
-        ConfigKey::number("client_fraction", "0.8", "clients sampled each round").above(0).at_most(1),
-    };
+    return {kDpEpsilon, kDelta, kRounds, kClients, kClientFraction};
   }
   void check_point(const YAML::Node& config, const MechanismRegistry&) const override { read_settings(config); }
 
@@ -69,11 +67,11 @@ class AccountantExperiment final : public ExperimentType {
 
   MemoryEstimate estimate_memory(const YAML::Node& config) const override {
     // One record per round (RoundRecord), and the Renyi curve over its orders (kilobytes).
-    const auto rounds = point_value<std::int64_t>(config, "rounds");
+    const std::int64_t rounds = kRounds(config);
     constexpr double kCurveBytes = 1e5;
     MemoryEstimate m;
     m.working_bytes = static_cast<double>(rounds) * sizeof(RoundRecord) + kCurveBytes;
-    m.size_keys = {"rounds"};
+    m.size_keys = {kRounds.path()};
     m.what = std::to_string(rounds) + " rounds' records and the Renyi DP curve";
     return m;
   }

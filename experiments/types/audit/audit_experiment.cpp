@@ -7,25 +7,25 @@
 
 #include "attacks/audit.h"
 #include "experiments/types/audit/audit_trials_figure.h"
+#include "experiments/types/audit/audit_keys.h"
 #include "experiments/types/audit/audit_memory.h"
+#include "experiments/types/shared/data_keys.h"
 #include "experiments/engine/mechanism_yaml.h"
 #include "mechanisms/mechanism.h"
 
 namespace embpriv {
 namespace {
 
+using namespace audit_key;
+
 struct AuditSettings {
   std::int64_t dim, trials;
   double distance, confidence;
-  std::string broken;
+  AuditBreak broken;
 };
 
 AuditSettings read_settings(const YAML::Node& c) {
-  return {point_value<std::int64_t>(c, "data.dim"),
-          point_value<std::int64_t>(c, "audit.trials"),
-          point_value<double>(c, "audit.distance"),
-          point_value<double>(c, "audit.confidence"),
-          point_value<std::string>(c, "audit.break")};
+  return {kDim(c), kTrials(c), kDistance(c), kConfidence(c), kBreak(c)};
 }
 
 class AuditExperiment final : public ExperimentType {
@@ -38,16 +38,7 @@ class AuditExperiment final : public ExperimentType {
     return {
         ConfigKey::open_map("mechanism", "{name: gaussian, epsilon: 1, delta: 1.0e-5, clip_norm: 1}",
                             "the audited mechanism and its keys (embpriv mechanisms)"),
-        ConfigKey::integer("data.dim", 16, "dimension of the two audited inputs").at_least(2).at_most(65536),
-        ConfigKey::integer("audit.trials", 20000, "mechanism runs per input, in each half (selection, measurement)")
-            .at_least(10),
-        ConfigKey::number("audit.distance", "0.5", "the angle in radians between the two directions (mechanisms whose claim is on directions)")
-            .above(0)
-            .at_most(M_PI),
-        ConfigKey::number("audit.confidence", "0.95", "of the lower bound").above(0).below(1),
-        ConfigKey::text("audit.break", "none",
-                        "halve_noise: a deliberately broken mechanism, audited against the unbroken claim")
-            .one_of({"none", "halve_noise"}),
+        kDim, kTrials, kDistance, kConfidence, kBreak,
     };
   }
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
@@ -78,15 +69,15 @@ class AuditExperiment final : public ExperimentType {
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
     std::vector<std::string> groups;
     for (const auto& s : swept) {
-      if (s != "mechanism.epsilon" && s != "audit.trials") groups.push_back(s);
+      if (s != kMechanismEpsilonPath && s != kTrials.path()) groups.push_back(s);
     }
     std::vector<PlotRequest> plots;
     PlotRequest versus_claim{"lower_bound", "claimed_epsilon", "eps_lower_bound", groups, "claimed_epsilon", true,
                              true, "audit: empirical eps lower bound vs the claimed eps (dashed: y = x)", "", ""};
     versus_claim.theory_label = "claimed (y = x)";
     plots.push_back(versus_claim);
-    if (std::find(swept.begin(), swept.end(), "audit.trials") != swept.end()) {
-      PlotRequest versus_trials{"versus_trials", "audit.trials", "eps_lower_bound", groups, "claimed_epsilon", true,
+    if (std::find(swept.begin(), swept.end(), kTrials.path()) != swept.end()) {
+      PlotRequest versus_trials{"versus_trials", kTrials.path(), "eps_lower_bound", groups, "claimed_epsilon", true,
                                 false, "audit: lower bound vs the number of trials (dashed: claimed eps)", "", ""};
       versus_trials.theory_label = "claimed";
       plots.push_back(versus_trials);
@@ -112,7 +103,7 @@ class AuditExperiment final : public ExperimentType {
     const double claimed = pair.claimed_epsilon, delta = pair.claimed_delta;
 
     // The broken variant: the same claim, half the noise.
-    const bool halve = s.broken == "halve_noise";
+    const bool halve = s.broken == AuditBreak::halve_noise;
     std::unique_ptr<Mechanism> run = nullptr;
     if (halve && !mechanism->noise_is_additive()) {
       YAML::Node doubled = YAML::Clone(input.config["mechanism"]);
@@ -165,7 +156,7 @@ class AuditExperiment final : public ExperimentType {
     result.set("mechanism_name", name);
     result.set("claim_kind", claim.kind);
     result.set("test", r.test);
-    result.set("broken", s.broken);
+    result.set("broken", kBreak.name_of(s.broken));
     result.set("above_claim_by", r.best.name);
     std::ostringstream headline;
     headline.precision(3);

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "platform/memory_limit.h"
-#include "experiments/engine/experiment_type.h"
+#include "experiments/types/audit/audit_keys.h"
 
 namespace embpriv {
 namespace {
@@ -20,11 +20,11 @@ constexpr double kBytesPerTrial = 40;
 }  // namespace
 
 MemoryEstimate audit_memory(const YAML::Node& config) {
-  const auto dim = point_value<std::int64_t>(config, "data.dim");
-  const auto trials = point_value<std::int64_t>(config, "audit.trials");
+  using namespace audit_key;
+  const std::int64_t dim = kDim(config), trials = kTrials(config);
   MemoryEstimate m;
   m.working_bytes = batch_bytes(trials, dim, kBytesPerValue) + kBytesPerTrial * static_cast<double>(trials);
-  m.size_keys = {"audit.trials", "data.dim"};
+  m.size_keys = {kTrials.path(), kDim.path()};
   m.what = "the outputs of both inputs, 2 x " + std::to_string(trials) + " trials x " + std::to_string(dim) +
            " values, and their float64 unit rows";
   return m;

@@ -6,12 +6,15 @@
 #include <sstream>
 
 #include "experiments/engine/run_cache.h"
+#include "experiments/types/bounds/bounds_keys.h"
 #include "experiments/types/bounds/bounds_memory.h"
 #include "experiments/types/bounds/bounds_plot.h"
 #include "experiments/types/bounds/bounds_table.h"
 
 namespace embpriv {
 namespace {
+
+using namespace bounds_key;
 
 // Seconds per input value and perturbed batch, measured: a setting at d = 4096 with 20,000
 // inputs (two batches, checks included) took 1.4 s in `make demo` on the 2-core CI machine.
@@ -27,7 +30,7 @@ struct BoundsSettings {
 double mechanism_epsilon(const YAML::Node& config, const BoundsSetting& s, double per_dimension) {
   if (per_dimension > 0) return per_dimension * static_cast<double>(s.d);
   if (s.noise_share > 0) return std::numeric_limits<double>::quiet_NaN();  // calibrated per setting
-  return point_value<double>(config, "mechanism.epsilon", "a number");
+  return mechanism_epsilon_of(config);
 }
 
 BoundsSettings read_settings(const YAML::Node& config, std::uint64_t seed) {
@@ -35,13 +38,13 @@ BoundsSettings read_settings(const YAML::Node& config, std::uint64_t seed) {
   BoundsSetting& s = b.setting;
   s.mechanism = config["mechanism"];
   s.name = point_value<std::string>(config, "mechanism.name", "a mechanism name");
-  s.d = point_value<std::int64_t>(config, "data.dim");
-  b.samples = point_value<std::int64_t>(config, "data.samples");
-  const double per_dimension = point_value<double>(config, "epsilon_per_dimension");
-  s.noise_share = point_value<double>(config, "noise_share");
-  b.confidence = point_value<double>(config, "confidence");
-  require_key(per_dimension == 0 || s.noise_share == 0, "noise_share",
-              "and epsilon_per_dimension both set the epsilon: give one of them");
+  s.d = kDim(config);
+  b.samples = kSamples(config);
+  const double per_dimension = kEpsilonPerDimension(config);
+  s.noise_share = kNoiseShare(config);
+  b.confidence = kConfidence(config);
+  require_key(per_dimension == 0 || s.noise_share == 0, kNoiseShare.path(),
+              "and " + kEpsilonPerDimension.path() + " both set the epsilon: give one of them");
   s.epsilon = mechanism_epsilon(config, s, per_dimension);
   s.beta = config["mechanism"]["beta"] ? point_value<double>(config, "mechanism.beta", "a number")
                                        : std::numeric_limits<double>::quiet_NaN();
@@ -66,23 +69,10 @@ class BoundsExperiment final : public ExperimentType {
   }
   ConfigKeys keys() const override {
     return {
-        ConfigKey::integer("data.dim", 4096, "d of the random inputs").at_least(2),
-        ConfigKey::integer("data.samples", 20000,
-                           "inputs per setting: norms log-uniform in [0.25, 4], partners at cosine 0.2-0.9")
-            .at_least(100),
+        kDim, kSamples,
         ConfigKey::open_map("mechanism", "{name: vmf_tangent, epsilon: 1, beta: 1}",
                             "the setting's mechanism and its keys (embpriv mechanisms)"),
-        ConfigKey::number("epsilon_per_dimension", "0",
-                          "> 0: the mechanism's epsilon is this times d (exact vMF where A_d(kappa) is far from 0)")
-            .at_least(0),
-        ConfigKey::number("noise_share", "0",
-                          "> 0: the epsilon whose Gaussian noise norm sigma sqrt(d) is this share of the clip "
-                          "norm (Prop. 7.1; analytic calibration)")
-            .at_least(0),
-        ConfigKey::number("confidence", "0.999",
-                          "family-wise over every interval check of the complete run (Bonferroni)")
-            .above(0)
-            .below(1),
+        kEpsilonPerDimension, kNoiseShare, kConfidence,
     };
   }
 
@@ -95,7 +85,7 @@ class BoundsExperiment final : public ExperimentType {
     checked["mechanism"] = node;
     const auto mechanism = point_mechanism(checked, registry);
     if (s.noise_share > 0) {
-      require_key(std::isfinite(mechanism->epsilon_for_noise_share(s.noise_share, s.d)), "noise_share",
+      require_key(std::isfinite(mechanism->epsilon_for_noise_share(s.noise_share, s.d)), kNoiseShare.path(),
                   "needs a mechanism with Gaussian noise; " + s.name + " has none");
     }
   }
@@ -132,7 +122,7 @@ class BoundsExperiment final : public ExperimentType {
   }
 
   void complete_table(ResultsTable& table, const YAML::Node& config) const override {
-    judge_intervals(table, config["confidence"].as<double>());
+    judge_intervals(table, kConfidence(config));
   }
 
   int report(const ResultsTable& table, std::ostream& out) const override {

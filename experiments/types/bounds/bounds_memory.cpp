@@ -4,7 +4,7 @@
 #include <string>
 
 #include "platform/memory_limit.h"
-#include "experiments/engine/experiment_type.h"
+#include "experiments/types/bounds/bounds_keys.h"
 
 namespace embpriv {
 namespace {
@@ -21,14 +21,14 @@ constexpr double kWorkingBytesPerValue = 12;
 }  // namespace
 
 MemoryEstimate bounds_memory(const YAML::Node& config) {
-  const auto dim = point_value<std::int64_t>(config, "data.dim");
-  const auto samples = point_value<std::int64_t>(config, "data.samples");
+  using namespace bounds_key;
+  const std::int64_t dim = kDim(config), samples = kSamples(config);
   MemoryEstimate m;
   m.shared_bytes = batch_bytes(samples, dim, kSharedBytesPerValue) + kSharedBytesPerSample * static_cast<double>(samples);
   m.shared_key = "bounds_inputs|" + std::to_string(samples) + "|" + std::to_string(dim);
   m.shared_per_seed = true;
   m.working_bytes = batch_bytes(samples, dim, kWorkingBytesPerValue);
-  m.size_keys = {"data.dim", "data.samples"};
+  m.size_keys = {kDim.path(), kSamples.path()};
   m.what = "the inputs x1, x2 and the outputs y1, y2 of " + std::to_string(samples) + " rows x " +
            std::to_string(dim) + " values, with the mechanism's and the checks' temporaries";
   return m;

@@ -12,6 +12,7 @@
 #include "data/privateai/private_units.h"
 #include "experiments/types/federated/federated_memory.h"
 #include "experiments/types/federated/composed_privacy.h"
+#include "experiments/types/federated/federated_keys.h"
 #include "experiments/types/federated/federated_settings.h"
 #include "federated/privateai_teachers.h"
 #include "federated/protocol.h"
@@ -20,8 +21,10 @@ namespace embpriv {
 namespace {
 
 // Swept keys that make a useful x axis for PSR (the paper's Figures 3 and 5-9).
-const std::vector<std::string> kNumericAxes = {"dp.epsilon", "alpha",           "data.proxy_beta", "distill.mu",
-                                               "distill.every", "clients", "data.proxy_units", "scale", "rounds"};
+const std::vector<std::string> kNumericAxes = {
+    federated_key::kDpEpsilon.path(),   federated_key::kAlpha.path(),   federated_key::kProxyBeta.path(),
+    federated_key::kDistillMu.path(),   federated_key::kDistillEvery.path(), federated_key::kClients.path(),
+    federated_key::kProxyUnits.path(),  federated_key::kScale.path(),   federated_key::kRounds.path()};
 
 // dp.epsilon on an axis: the eps requested, which the classic formula does not deliver at eps >= 1
 // (docs/privateai.md: the run's epsilon_actual column gives what the noise really gives).
@@ -110,10 +113,11 @@ class FederatedExperiment final : public ExperimentType {
 
   void check_point(const YAML::Node& config, const MechanismRegistry&) const override {
     const FederatedSettings s = read_federated_settings(config);
-    std::vector<std::pair<std::string, std::string>> files = {{"data.glove", s.data.glove},
-                                                              {"data.corpus", s.data.corpus}};
-    for (const std::string& f : s.data.proxy_reviews) files.emplace_back("data.reviews", f);
-    if (!s.teachers.file.empty()) files.emplace_back("teachers.file", s.teachers.file);
+    using namespace federated_key;
+    std::vector<std::pair<std::string, std::string>> files = {{kGlove.path(), s.data.glove},
+                                                              {kCorpus.path(), s.data.corpus}};
+    for (const std::string& f : s.data.proxy_reviews) files.emplace_back(kReviews.path(), f);
+    if (!s.teachers.file.empty()) files.emplace_back(kTeachersFile.path(), s.teachers.file);
     check_data_files(files);
   }
 
@@ -159,11 +163,12 @@ class FederatedExperiment final : public ExperimentType {
     };
     for (const std::string& x : kNumericAxes) {
       if (std::find(swept.begin(), swept.end(), x) == swept.end()) continue;
-      const bool log_x = x == "dp.epsilon" || x == "data.proxy_units" || x == "data.proxy_beta";
+      const bool epsilon_axis = x == federated_key::kDpEpsilon.path();
+      const bool log_x = epsilon_axis || x == federated_key::kProxyUnits.path() || x == federated_key::kProxyBeta.path();
       plots.push_back({"psr_vs_" + x, x, "psr", others(x), "", log_x, false, "PSR (test accuracy of flagging) vs " + x,
                        "", "psr"});
-      if (x == "dp.epsilon") plots.back().x_label = kNominalEpsilonLabel;
-      if (x == "dp.epsilon") {
+      if (epsilon_axis) plots.back().x_label = kNominalEpsilonLabel;
+      if (epsilon_axis) {
         // The eps the noise really gives against the eps requested: on y = x where the
         // calibration is exact, above it where the classic formula is used at eps >= 1.
         PlotRequest actual{"epsilon_actual", x, "epsilon_actual", others(x), "epsilon", true, true,

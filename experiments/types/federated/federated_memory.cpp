@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/types/federated/federated_keys.h"
 #include "experiments/types/federated/federated_settings.h"
 #include "experiments/types/shared/vocabulary_memory.h"
 
@@ -46,8 +47,11 @@ MemoryEstimate federated_memory(const YAML::Node& config) {
                  std::to_string(s.model.max_tokens);
   m.working_bytes = models + activations + scores;
   // The key of the larger part first: it is the one a refusal points at.
-  m.size_keys = scores > models ? std::vector<std::string>{"attack.shadows", "clients", "model.feedforward", "model.layers"}
-                                : std::vector<std::string>{"clients", "attack.shadows", "model.feedforward", "model.layers"};
+  using namespace federated_key;
+  m.size_keys = scores > models ? std::vector<std::string>{kAttackShadows.path(), kClients.path(),
+                                                           kModelFeedforward.path(), kModelLayers.path()}
+                                : std::vector<std::string>{kClients.path(), kAttackShadows.path(),
+                                                           kModelFeedforward.path(), kModelLayers.path()};
   m.what = "the GloVe table and the e-mails, " + std::to_string(s.clients) + " clients' models with Adam state, "
            "a batch's activations and the shadows' scores";
   return m;

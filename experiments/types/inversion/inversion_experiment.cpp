@@ -16,6 +16,7 @@
 #include "data/tables/embedding_formats.h"
 #include "data/tokenizers/word_tokenizer.h"
 #include "data/corpora/sentiment_corpus.h"
+#include "experiments/types/inversion/inversion_keys.h"
 #include "experiments/types/inversion/inversion_memory.h"
 #include "experiments/types/shared/claim_columns.h"
 #include "experiments/types/shared/inversion_data.h"
@@ -77,7 +78,7 @@ TokenRecovery recovery_of(const PrivateText& text, const SentTokens& sent, const
 // search runs on the model's device (attacks/nearest_rows.h), its guesses come back to the CPU.
 TokenRecovery knn_attack(const PrivateText& text, const SentTokens& sent, const InversionSettings& s) {
   KnnOptions knn;
-  knn.metric = parse_knn_metric(s.metric);
+  knn.metric = s.metric;
   knn.k = s.k;
   knn.excluded = text.special;
   return recovery_of(text, sent, nearest_rows(sent.perturbed, text.search_table, knn).indices.cpu(), s.k);
@@ -104,7 +105,7 @@ LanguageModelUtility language_model_utility(const InversionData& data, const Inv
   const at::Tensor& texts = sampled_texts(data, s, input.config, input.point.seed, input.cache);
   const at::Tensor text_ids = texts.reshape({-1});
   at::Tensor text_keep = at::ones_like(text_ids);
-  if (s.mask == "punctuation") {
+  if (s.mask == TokenMask::punctuation) {
     for (std::int64_t i = 0; i < text_ids.numel(); ++i) {
       const std::int64_t id = text_ids[i].item<std::int64_t>();
       const bool named = id < static_cast<std::int64_t>(data.token_texts.size());  // a model may have spare rows
@@ -136,7 +137,7 @@ TokenRecovery learned_attack(const InversionData& data, const InversionSettings&
                              const SentTokens& sent, const Mechanism& mechanism, const GridPoint& point) {
   if (!s.learned) return {};
   const PrivateText train = encode_sentences(data, s, data.train_sentences, data.train_sentences.size());
-  if (s.learned_model == "transformer") {
+  if (s.learned_model == LearnedModel::transformer) {
     InvBertOptions options;
     options.epochs = s.learned_epochs;
     options.seed = derive_seed(point.seed, point.point_id, "invbert");
@@ -169,59 +170,32 @@ class InversionExperiment final : public ExperimentType {
   }
   ConfigKeys keys() const override {
     return {
-        ConfigKey::text("data.vocabulary", "stories260k",
-                        "stories260k (the llama2.c model's tokens) or glove (GloVe 100-d words)")
-            .one_of({"stories260k", "glove"}),
-        ConfigKey::text("data.model", "tinyllama/stories260K.bin",
-                        "llama2.c checkpoint (relative: the working folder, then the shared data folder)"),
-        ConfigKey::text("data.tokenizer", "auto",
-                        "a llama2.c tokenizer .bin, a tokenizer.json or an HF folder; auto: data.model's own "
-                        "tokenizer.json when it is an HF folder, else tinyllama/tok512.bin"),
-        glove_table_key(),
-        ConfigKey::integer("data.glove_words", 0, "vocabulary glove: the first N (most frequent) GloVe words; 0: all")
-            .at_least(0),
-        ConfigKey::text("data.sentences", "sentiment/yelp.json", "UCI sentiment sentences: the private text"),
-        ConfigKey::integer("data.max_sentences", 300, "sentences of data.sentences attacked").at_least(1),
+        vocabulary_key::kVocabulary, vocabulary_key::kModel, vocabulary_key::kTokenizer, vocabulary_key::kGlove,
+        inversion_key::kGloveWords, vocabulary_key::kSentences, vocabulary_key::kMaxSentences,
         ConfigKey::open_map("mechanism", "{name: vmf, epsilon: 50, beta: 1}",
                             "the mechanism and its keys (embpriv mechanisms)"),
-        ConfigKey::text("mask", "none", "punctuation: public tokens sent unchanged (vMF paper, Def. 6.2)")
-            .one_of({"none", "punctuation"}),
-        ConfigKey::text("attack.metric", "cosine", "the KNN attack's metric").one_of({"cosine", "l2"}),
-        ConfigKey::integer("attack.k", 5, "guesses kept per token (top-1 and top-k recovery)").at_least(1).at_most(100),
-        ConfigKey::boolean("attack.learned", false,
-                           "also the learned attack: an MLP over a window of perturbed embeddings, trained on "
-                           "utility.train_sentences perturbed alike (stories260k only)"),
-        ConfigKey::text("attack.learned_model", "mlp",
-                        "the learned attack's network: mlp (over a window of attack.learned_window rows each side) "
-                        "or transformer (InvBert, ObfusLM paper: an encoder over the whole sentence)")
-            .one_of({"mlp", "transformer"}),
-        ConfigKey::integer("attack.learned_epochs", 8, "the learned attack's training epochs").at_least(1).at_most(1000),
-        ConfigKey::integer("attack.learned_window", 2, "neighbours on each side the MLP reads").at_least(0).at_most(8),
+        inversion_key::kMask, inversion_key::kMetric, vocabulary_key::kK, inversion_key::kLearned,
+        inversion_key::kLearnedModel, inversion_key::kLearnedEpochs, inversion_key::kLearnedWindow,
         ConfigKey::section("utility",
                            "a sentiment classifier on mean-pooled sentence embeddings, tested on data.sentences"),
-        ConfigKey::texts("utility.train_sentences", {"sentiment/amazon.json", "sentiment/imdb.json"},
-                         "its training sentences; [] to skip"),
-        ConfigKey::integer("language_model.texts", 8,
-                           "texts the clean model writes (sampled), read back from perturbed embeddings")
-            .at_least(0),
-        ConfigKey::integer("language_model.tokens", 48, "tokens of each text").at_least(2).at_most(255),
-        ConfigKey::number("language_model.temperature", "1.0", "the sampling temperature").above(0),
+        vocabulary_key::kTrainSentences, vocabulary_key::kTexts, vocabulary_key::kTokens, vocabulary_key::kTemperature,
     };
   }
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     const InversionSettings s = read_inversion_settings(config);
-    std::vector<std::pair<std::string, std::string>> files = {{"data.sentences", s.sentences}};
-    for (const std::string& file : s.train_sentences) files.emplace_back("utility.train_sentences", file);
-    if (s.vocabulary == "glove") {
-      files.emplace_back("data.glove", s.glove);
+    using namespace vocabulary_key;
+    std::vector<std::pair<std::string, std::string>> files = {{kSentences.path(), s.sentences}};
+    for (const std::string& file : s.train_sentences) files.emplace_back(kTrainSentences.path(), file);
+    if (s.vocabulary == Vocabulary::glove) {
+      files.emplace_back(kGlove.path(), s.glove);
     } else {
-      files.emplace_back("data.model", s.model);
-      files.emplace_back("data.tokenizer", s.tokenizer);
+      files.emplace_back(kModel.path(), s.model);
+      files.emplace_back(kTokenizer.path(), s.tokenizer);
     }
     check_data_files(files);
     // The texts the model writes for the language-model utility must fit its positions: refused
     // here, before any row, rather than by every row (sampled_texts).
-    if (s.vocabulary != "glove" && s.stories > 0) check_language_model_positions(s.model, s.story_tokens);
+    if (s.vocabulary != Vocabulary::glove && s.stories > 0) check_language_model_positions(s.model, s.story_tokens);
     point_mechanism(config, registry);
   }
 
@@ -255,21 +229,22 @@ class InversionExperiment final : public ExperimentType {
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
     std::vector<std::string> groups;
     for (const auto& s : swept) {
-      if (s != "mechanism.epsilon") groups.push_back(s);
+      if (s != kMechanismEpsilonPath) groups.push_back(s);
     }
     std::vector<PlotRequest> plots;
-    if (std::find(swept.begin(), swept.end(), "mechanism.epsilon") != swept.end()) {
+    if (std::find(swept.begin(), swept.end(), kMechanismEpsilonPath) != swept.end()) {
+      const std::string& x = kMechanismEpsilonPath;
       // One page: attack success and utility against epsilon.
       for (PlotRequest request : std::vector<PlotRequest>{
-               {"recovery", "mechanism.epsilon", "top1_recovery", groups, "", true, false,
+               {"recovery", x, "top1_recovery", groups, "", true, false,
                 "KNN top-1 token recovery (attack success)", "", ""},
-               {"learned", "mechanism.epsilon", "learned_top1_recovery", groups, "top1_recovery", true, false,
+               {"learned", x, "learned_top1_recovery", groups, "top1_recovery", true, false,
                 "learned inversion top-1 recovery (dashed: KNN)", "", ""},
-               {"rouge", "mechanism.epsilon", "rouge_l", groups, "", true, false,
+               {"rouge", x, "rouge_l", groups, "", true, false,
                 "ROUGE-L F1 of the recovered sentences", "", ""},
-               {"lm_agreement", "mechanism.epsilon", "lm_next_token_agreement", groups, "", true, false,
+               {"lm_agreement", x, "lm_next_token_agreement", groups, "", true, false,
                 "language model: next-token agreement with the clean run", "", ""},
-               {"sentiment", "mechanism.epsilon", "sentiment_accuracy_train_perturbed", groups,
+               {"sentiment", x, "sentiment_accuracy_train_perturbed", groups,
                 "sentiment_accuracy_clean", true, false,
                 "sentiment accuracy, trained and tested perturbed (dashed: clean)", "", ""}}) {
         request.page = "versus_epsilon";

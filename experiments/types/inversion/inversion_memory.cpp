@@ -5,6 +5,7 @@
 
 #include "attacks/nearest_rows.h"
 #include "platform/memory_limit.h"
+#include "experiments/types/inversion/inversion_keys.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/vocabulary_memory.h"
 
@@ -26,13 +27,13 @@ MemoryEstimate inversion_memory(const YAML::Node& config) {
   MemoryEstimate m;
   const double sentences = std::min<double>(static_cast<double>(s.max_sentences), kSentencesPerFile);
   const double train_sentences = kSentencesPerFile * static_cast<double>(s.train_sentences.size());
-  if (s.vocabulary == "glove") {
+  if (s.vocabulary == Vocabulary::glove) {
     const std::int64_t rows = glove_rows(s.glove_words);
     m.shared_bytes = glove_load_bytes(s.glove_words);
     m.shared_key = "glove|" + std::to_string(rows);
     m.working_bytes = knn_score_block_bytes(KnnOptions{}, kGloveTableDim, rows) +
                       (sentences + train_sentences) * kTokensPerSentence * kGloveTableDim * kBytesPerTokenValue;
-    m.size_keys = {"data.glove_words", "data.max_sentences"};
+    m.size_keys = {inversion_key::kGloveWords.path(), vocabulary_key::kMaxSentences.path()};
     m.what = "the GloVe table (" + std::to_string(rows) + " of " + std::to_string(kGloveTableWords) +
              " words kept), the sentences' token rows and the KNN score blocks";
     return m;
@@ -50,7 +51,7 @@ MemoryEstimate inversion_memory(const YAML::Node& config) {
   m.working_bytes = knn_score_block_bytes(KnnOptions{}, shape.dim, shape.vocab) +
                     (sentences + train_sentences) * kTokensPerSentence * d * kBytesPerTokenValue +
                     language_model_utility_bytes(shape, s.stories, s.story_tokens) + learned;
-  m.size_keys = {"language_model.texts", "language_model.tokens", "data.max_sentences"};
+  m.size_keys = {vocabulary_key::kTexts.path(), vocabulary_key::kTokens.path(), vocabulary_key::kMaxSentences.path()};
   m.what = "the language-model utility's logits over " + std::to_string(s.stories) + " texts x " +
            std::to_string(s.story_tokens + 1) + " tokens x " + std::to_string(shape.vocab) +
            " ids, the sentences' token rows and one block of KNN scores";

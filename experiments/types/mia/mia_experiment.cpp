@@ -13,6 +13,7 @@
 #include "core/device.h"
 #include "data/tables/data_paths.h"
 #include "experiments/types/mia/mia_attacks.h"
+#include "experiments/types/mia/mia_keys.h"
 #include "experiments/types/mia/mia_memory.h"
 #include "experiments/types/mia/mia_models.h"
 #include "experiments/types/shared/claim_columns.h"
@@ -22,6 +23,8 @@
 
 namespace embpriv {
 namespace {
+
+using namespace mia_key;
 
 struct MiaSettings {
   InversionSettings data;
@@ -34,21 +37,21 @@ struct MiaSettings {
 
 MiaSettings read_settings(const YAML::Node& c) {
   MiaSettings s;
-  s.data.vocabulary = "glove";
-  s.data.glove = point_value<std::string>(c, "data.glove");
-  s.data.glove_words = point_value<std::int64_t>(c, "data.glove_words");
-  s.data.sentences = point_value<std::string>(c, "data.sentences");
-  s.data.train_sentences = point_value<std::vector<std::string>>(c, "data.more_sentences");
-  s.data.mask = "none";
-  s.data.metric = "cosine";
-  s.examples = point_value<std::int64_t>(c, "data.examples");
-  s.perturb = point_value<bool>(c, "data.perturb");
-  s.shadows = point_value<std::int64_t>(c, "attack.shadows");
-  s.center = point_value<std::string>(c, "attack.center") == "median" ? LiraCenter::median : LiraCenter::mean;
-  s.population = point_value<std::int64_t>(c, "attack.population");
-  s.rmia.gamma = point_value<double>(c, "attack.rmia_gamma");
-  s.rmia.offline_a = point_value<double>(c, "attack.rmia_offline_a");
-  s.l2 = point_value<double>(c, "target.l2");
+  s.data.vocabulary = Vocabulary::glove;
+  s.data.glove = kGlove(c);
+  s.data.glove_words = kGloveWords(c);
+  s.data.sentences = kSentences(c);
+  s.data.train_sentences = kMoreSentences(c);
+  s.data.mask = TokenMask::none;
+  s.data.metric = KnnMetric::cosine;
+  s.examples = kExamples(c);
+  s.perturb = kPerturb(c);
+  s.shadows = kShadows(c);
+  s.center = kCenter(c);
+  s.population = kPopulation(c);
+  s.rmia.gamma = kRmiaGamma(c);
+  s.rmia.offline_a = kRmiaOfflineA(c);
+  s.l2 = kTargetL2(c);
   if (c["device"] && c["device"].IsScalar()) s.data.device = c["device"].as<std::string>();  // where the fits run
   return s;
 }
@@ -66,40 +69,17 @@ class MiaExperiment final : public ExperimentType {
   }
   ConfigKeys keys() const override {
     return {
-        glove_table_key(),
-        ConfigKey::integer("data.glove_words", 100000, "the N most frequent GloVe words (0: all)").at_least(0),
-        ConfigKey::text("data.sentences", "sentiment/yelp.json", "candidates come from these ..."),
-        ConfigKey::texts("data.more_sentences", {"sentiment/amazon.json", "sentiment/imdb.json"},
-                         "... and these, shuffled"),
-        ConfigKey::integer("data.examples", 400, "candidate sentences; the target trains on a random half")
-            .at_least(20),
-        ConfigKey::boolean("data.perturb", true, "false: an unprotected classifier (the mechanism is not applied)"),
+        kGlove, kGloveWords, kSentences, kMoreSentences, kExamples, kPerturb,
         ConfigKey::open_map("mechanism", "{name: gaussian, epsilon: 10, delta: 1.0e-5, clip_norm: 8}",
                             "the mechanism and its keys (embpriv mechanisms)"),
-        ConfigKey::number("target.l2", "1.0e-3", "the logistic regression's L2 penalty (small: the model memorises)")
-            .above(0),
-        ConfigKey::integer("attack.shadows", 16,
-                           "shadow (reference) classifiers, each on a random half; LiRA needs 2, RMIA 1")
-            .at_least(1),
-        ConfigKey::text("attack.center", "mean",
-                        "LiRA's per-example centre of the shadows' phi (median: as Carlini et al.'s released code)")
-            .one_of({"mean", "median"}),
-        ConfigKey::integer("attack.population", 400,
-                           "RMIA's population z: the sentences after the candidates (in no model's training set)")
-            .at_least(1),
-        ConfigKey::number("attack.rmia_gamma", "1", "RMIA's gamma: x must be gamma times likelier than z (the paper's Score_MIA)")
-            .above(0),
-        ConfigKey::number("attack.rmia_offline_a", "0.3",
-                          "RMIA offline: Pr(x) = ((1 + a) Pr_OUT(x) + 1 - a) / 2 (0.3: ML Privacy Meter's default)")
-            .at_least(0)
-            .at_most(1),
+        kTargetL2, kShadows, kCenter, kPopulation, kRmiaGamma, kRmiaOfflineA,
     };
   }
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     const MiaSettings s = read_settings(config);
-    std::vector<std::pair<std::string, std::string>> files = {{"data.glove", s.data.glove},
-                                                              {"data.sentences", s.data.sentences}};
-    for (const std::string& f : s.data.train_sentences) files.emplace_back("data.more_sentences", f);
+    std::vector<std::pair<std::string, std::string>> files = {{kGlove.path(), s.data.glove},
+                                                              {kSentences.path(), s.data.sentences}};
+    for (const std::string& f : s.data.train_sentences) files.emplace_back(kMoreSentences.path(), f);
     check_data_files(files);
     point_mechanism(config, registry);
   }
@@ -126,26 +106,26 @@ class MiaExperiment final : public ExperimentType {
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
     std::vector<std::string> groups;
     for (const auto& s : swept) {
-      if (s != "mechanism.epsilon") groups.push_back(s);
+      if (s != kMechanismEpsilonPath) groups.push_back(s);
     }
     std::vector<PlotRequest> plots;
-    if (std::find(swept.begin(), swept.end(), "mechanism.epsilon") != swept.end()) {
+    if (std::find(swept.begin(), swept.end(), kMechanismEpsilonPath) != swept.end()) {
       for (const std::string& a : {std::string("loss"), std::string("lira_online"), std::string("lira_offline"),
                                    std::string("rmia_online"), std::string("rmia_offline")}) {
-        PlotRequest auc{"auc_" + a, "mechanism.epsilon", "auc_" + a, groups, "", true, false,
+        PlotRequest auc{"auc_" + a, kMechanismEpsilonPath, "auc_" + a, groups, "", true, false,
                         "membership inference AUC, " + a, "", "versus_epsilon"};
         plots.push_back(auc);
-        PlotRequest tpr{"tpr_" + a, "mechanism.epsilon", "tpr_at_1%fpr_" + a, groups, "", true, false,
+        PlotRequest tpr{"tpr_" + a, kMechanismEpsilonPath, "tpr_at_1%fpr_" + a, groups, "", true, false,
                         "TPR at 1% FPR, " + a, "", "versus_epsilon"};
         plots.push_back(tpr);
       }
     }
     // Over the number of reference models (configs/paper/mia_rmia.yaml): one panel per attack
     // that reads them, one line per setting; the rows of a setting share their models.
-    if (std::find(swept.begin(), swept.end(), "attack.shadows") != swept.end()) {
+    if (std::find(swept.begin(), swept.end(), kShadows.path()) != swept.end()) {
       std::vector<std::string> settings;
       for (const auto& key : swept) {
-        if (key != "attack.shadows") settings.push_back(key);
+        if (key != kShadows.path()) settings.push_back(key);
       }
       for (const std::string& a : {std::string("lira_online"), std::string("lira_offline"), std::string("rmia_online"),
                                    std::string("rmia_offline")}) {

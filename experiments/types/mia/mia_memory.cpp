@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "experiments/engine/experiment_type.h"
+#include "experiments/types/mia/mia_keys.h"
 #include "experiments/types/shared/vocabulary_memory.h"
 
 namespace embpriv {
@@ -19,18 +19,17 @@ constexpr double kBytesPerShadowScore = 25;
 }  // namespace
 
 MemoryEstimate mia_memory(const YAML::Node& config) {
-  const auto words = point_value<std::int64_t>(config, "data.glove_words");
-  const auto examples = point_value<std::int64_t>(config, "data.examples");
-  const auto shadows = point_value<std::int64_t>(config, "attack.shadows");
+  using namespace mia_key;
+  const std::int64_t words = kGloveWords(config), examples = kExamples(config), shadows = kShadows(config);
   // RMIA's population sentences are scored by the target and every shadow like the candidates.
-  const auto population = point_value<std::int64_t>(config, "attack.population");
+  const std::int64_t population = kPopulation(config);
   MemoryEstimate m;
   m.shared_bytes = glove_load_bytes(words);
   m.shared_key = "glove|" + std::to_string(glove_rows(words));
   const double n = static_cast<double>(examples + population);
   m.working_bytes = n * kWordsPerSentence * kGloveTableDim * kBytesPerWordValue +
                     static_cast<double>(shadows + 1) * n * kBytesPerShadowScore;
-  m.size_keys = {"attack.shadows", "data.examples", "attack.population", "data.glove_words"};
+  m.size_keys = {kShadows.path(), kExamples.path(), kPopulation.path(), kGloveWords.path()};
   m.what = "the GloVe table, the candidates' token rows and " + std::to_string(shadows) + " shadows' scores of " +
            std::to_string(examples) + " candidates and " + std::to_string(population) + " population sentences";
   return m;

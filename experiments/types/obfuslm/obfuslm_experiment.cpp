@@ -9,6 +9,7 @@
 #include "attacks/obfuslm_measures.h"
 #include "core/rng.h"
 #include "data/tables/data_paths.h"
+#include "experiments/types/obfuslm/obfuslm_keys.h"
 #include "experiments/types/obfuslm/obfuslm_memory.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/sentiment_utility.h"
@@ -28,71 +29,40 @@ struct ObfuslmSettings {
 
 ObfuslmSettings read_settings(const YAML::Node& c) {
   ObfuslmSettings s;
-  s.data = read_vocabulary_settings(c, "none", "cosine");  // every row is obfuscated; KNN by cosine
-  s.options.k = point_value<std::int64_t>(c, "obfuscation.k");
-  s.options.epsilon = point_value<double>(c, "obfuscation.epsilon");
-  s.options.threshold = point_value<double>(c, "obfuscation.threshold");
-  s.vocabulary_sample = point_value<std::int64_t>(c, "attack.vocabulary_sample");
-  s.anonymity_clusters = point_value<std::int64_t>(c, "attack.anonymity_clusters");
-  s.anonymity_trials = point_value<std::int64_t>(c, "attack.anonymity_trials");
-  s.confidence = point_value<double>(c, "attack.confidence");
-  s.generate = point_value<std::int64_t>(c, "language_model.generate");
-  s.prompt = point_value<std::string>(c, "language_model.prompt");
-  s.options.normalization = point_choice(c, "obfuscation.normalization", parse_weight_normalization);
-  s.options.order = point_choice(c, "obfuscation.order", parse_cluster_order);
+  using namespace obfuslm_key;
+  // Every row is obfuscated; KNN by cosine.
+  s.data = read_vocabulary_settings(c, kGloveWords, TokenMask::none, KnnMetric::cosine);
+  s.options.k = kK(c);
+  s.options.epsilon = kEpsilon(c);
+  s.options.threshold = kThreshold(c);
+  s.vocabulary_sample = kVocabularySample(c);
+  s.anonymity_clusters = kAnonymityClusters(c);
+  s.anonymity_trials = kAnonymityTrials(c);
+  s.confidence = kConfidence(c);
+  s.generate = kGenerate(c);
+  s.prompt = kPrompt(c);
+  s.options.normalization = kNormalization(c);
+  s.options.order = kOrder(c);
   return s;
 }
 
 // The table's identity in cluster keys: the GloVe file and word count, or the model file.
 std::string table_key(const InversionSettings& d) {
-  return d.vocabulary == "glove" ? d.glove + "#" + std::to_string(d.glove_words) : d.model;
+  return d.vocabulary == Vocabulary::glove ? d.glove + "#" + std::to_string(d.glove_words) : d.model;
 }
 
 ConfigKeys obfuslm_keys() {
   return {
-      ConfigKey::text("data.vocabulary", "stories260k", "stories260k (the llama2.c model's 512 tokens) or glove")
-          .one_of({"stories260k", "glove"}),
-      ConfigKey::text("data.model", "tinyllama/stories260K.bin",
-                      "llama2.c checkpoint (relative: the working folder, then the shared data folder)"),
-      ConfigKey::text("data.tokenizer", "auto",
-                        "a llama2.c tokenizer .bin, a tokenizer.json or an HF folder; auto: data.model's own "
-                        "tokenizer.json when it is an HF folder, else tinyllama/tok512.bin"),
-      glove_table_key(),
-      ConfigKey::integer("data.glove_words", 50000, "glove: the N most frequent words (0: all 341,479)").at_least(0),
-      ConfigKey::text("data.sentences", "sentiment/yelp.json", "the client's private text (stream attack)"),
-      ConfigKey::integer("data.max_sentences", 300, "sentences of data.sentences attacked").at_least(1),
-      ConfigKey::integer("obfuscation.k", 10, "EmbedCluster's cluster size").at_least(1),
-      ConfigKey::number("obfuscation.epsilon", "1.0", "WeightSynth's budget").above(0),
-      ConfigKey::number("obfuscation.threshold", "0.5",
-                        "beta: no row below the beta-quantile of the opener's similarities joins")
-          .at_least(0)
-          .at_most(1),
-      ConfigKey::text("obfuscation.normalization", "sum",
-                      "sum (the published code; default, docs/errata.md) or exp (the paper's text)")
-          .one_of({"sum", "exp"}),
-      ConfigKey::text("obfuscation.order", "index", "the order rows open clusters in").one_of({"index", "random"}),
-      ConfigKey::integer("attack.k", 5, "guesses per row (top-1 and top-k recovery)").at_least(1).at_most(100),
-      ConfigKey::integer("attack.vocabulary_sample", 5000,
-                         "obfuscated rows attacked (all when the vocabulary is smaller)")
-          .at_least(1),
-      ConfigKey::integer("attack.anonymity_clusters", 40, "clusters in the (k, eps)-anonymity game (0: skip)")
-          .at_least(0),
-      ConfigKey::integer("attack.anonymity_trials", 400, "WeightSynth draws per member").at_least(10),
-      ConfigKey::number("attack.confidence", "0.95",
-                        "of the empirical-epsilon lower bounds (Bonferroni over the pairs)")
-          .above(0)
-          .below(1),
-      ConfigKey::texts("utility.train_sentences", {"sentiment/amazon.json", "sentiment/imdb.json"},
-                       "glove: the sentiment classifier's training sentences ([] to skip)"),
+      vocabulary_key::kVocabulary.with_help("stories260k (the llama2.c model's 512 tokens) or glove"),
+      vocabulary_key::kModel, vocabulary_key::kTokenizer, vocabulary_key::kGlove, obfuslm_key::kGloveWords,
+      vocabulary_key::kSentences.with_help("the client's private text (stream attack)"), vocabulary_key::kMaxSentences,
+      obfuslm_key::kK, obfuslm_key::kEpsilon, obfuslm_key::kThreshold, obfuslm_key::kNormalization, obfuslm_key::kOrder,
+      vocabulary_key::kK.with_help("guesses per row (top-1 and top-k recovery)"), obfuslm_key::kVocabularySample,
+      obfuslm_key::kAnonymityClusters, obfuslm_key::kAnonymityTrials, obfuslm_key::kConfidence,
+      vocabulary_key::kTrainSentences.with_help("glove: the sentiment classifier's training sentences ([] to skip)"),
       ConfigKey::section("language_model", "stories260k: texts the clean model writes, read by the obfuscated model"),
-      ConfigKey::integer("language_model.texts", 8, "texts sampled").at_least(0),
-      ConfigKey::integer("language_model.tokens", 48, "tokens of each text").at_least(2).at_most(255),
-      ConfigKey::number("language_model.temperature", "1.0", "the sampling temperature").above(0),
-      ConfigKey::integer("language_model.generate", 24,
-                         "tokens generated through the client/server flow after the prompt")
-          .at_least(0)
-          .at_most(200),
-      ConfigKey::text("language_model.prompt", "Once upon a time", "the prompt of the generated text"),
+      vocabulary_key::kTexts.with_help("texts sampled"), vocabulary_key::kTokens, vocabulary_key::kTemperature,
+      obfuslm_key::kGenerate, obfuslm_key::kPrompt,
   };
 }
 
@@ -218,7 +188,7 @@ PointResult point_result(const ObfuslmSettings& s, const InversionData& data, co
   result.set("lm_perplexity_obfuscated", lm.perplexity_perturbed);
   result.set("sentiment_accuracy_clean", m.sentiment.clean);
   result.set("sentiment_accuracy_obfuscated", m.sentiment.train_perturbed);
-  result.set("vocabulary", s.data.vocabulary);
+  result.set("vocabulary", vocabulary_key::kVocabulary.name_of(s.data.vocabulary));
   result.set("normalization", s.options.normalization == WeightNormalization::sum ? "sum" : "exp");
   result.set("generated_text", m.model.generated);
   std::ostringstream headline;
@@ -240,13 +210,13 @@ class ObfuslmExperiment final : public ExperimentType {
 
   void check_point(const YAML::Node& config, const MechanismRegistry&) const override {
     const ObfuslmSettings s = read_settings(config);
-    std::vector<std::pair<std::string, std::string>> files = {{"data.sentences", s.data.sentences}};
-    if (s.data.vocabulary == "glove") {
-      files.emplace_back("data.glove", s.data.glove);
-      for (const std::string& file : s.data.train_sentences) files.emplace_back("utility.train_sentences", file);
+    std::vector<std::pair<std::string, std::string>> files = {{vocabulary_key::kSentences.path(), s.data.sentences}};
+    if (s.data.vocabulary == Vocabulary::glove) {
+      files.emplace_back(vocabulary_key::kGlove.path(), s.data.glove);
+      for (const std::string& file : s.data.train_sentences) files.emplace_back(vocabulary_key::kTrainSentences.path(), file);
     } else {
-      files.emplace_back("data.model", s.data.model);
-      files.emplace_back("data.tokenizer", s.data.tokenizer);
+      files.emplace_back(vocabulary_key::kModel.path(), s.data.model);
+      files.emplace_back(vocabulary_key::kTokenizer.path(), s.data.tokenizer);
     }
     check_data_files(files);
   }
@@ -270,7 +240,7 @@ class ObfuslmExperiment final : public ExperimentType {
     // 9 rows in 3.6 s of /timing (0.40 s a row, with fewer sentences), both at --threads 1.
     constexpr double kStoriesFixedSeconds = 0.1;
     constexpr double kSecondsPerModelToken = 2e-3;
-    if (s.data.vocabulary == "stories260k") {
+    if (s.data.vocabulary == Vocabulary::stories260k) {
       return kStoriesFixedSeconds + kSecondsPerModelToken * static_cast<double>(s.data.stories * s.data.story_tokens);
     }
     // glove: the two GEMMs, at the float GEMM rate of nearest_rows on this kind of 2-vCPU

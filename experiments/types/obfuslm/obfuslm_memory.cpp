@@ -5,6 +5,7 @@
 
 #include "attacks/nearest_rows.h"
 #include "experiments/engine/experiment_type.h"
+#include "experiments/types/obfuslm/obfuslm_keys.h"
 #include "experiments/types/shared/vocabulary_memory.h"
 
 namespace embpriv {
@@ -26,29 +27,28 @@ constexpr double kBytesPerCandidate = 12;
 }  // namespace
 
 MemoryEstimate obfuslm_memory(const YAML::Node& config) {
-  const std::string vocabulary = point_value<std::string>(config, "data.vocabulary");
-  const auto k = point_value<std::int64_t>(config, "obfuscation.k");
-  const auto trials = point_value<std::int64_t>(config, "attack.anonymity_trials");
-  const auto texts = point_value<std::int64_t>(config, "language_model.texts");
-  const auto tokens = point_value<std::int64_t>(config, "language_model.tokens");
+  using namespace obfuslm_key;
+  const Vocabulary vocabulary = vocabulary_key::kVocabulary(config);
+  const std::int64_t k = kK(config), trials = kAnonymityTrials(config);
+  const std::int64_t texts = vocabulary_key::kTexts(config), tokens = vocabulary_key::kTokens(config);
   MemoryEstimate m;
   double V = 0, d = 0, model = 0;
-  if (vocabulary == "glove") {
-    const auto words = point_value<std::int64_t>(config, "data.glove_words");
+  if (vocabulary == Vocabulary::glove) {
+    const std::int64_t words = kGloveWords(config);
     V = static_cast<double>(glove_rows(words));
     d = kGloveTableDim;
     m.shared_bytes = glove_load_bytes(words);
     m.shared_key = "glove|" + std::to_string(glove_rows(words));
-    m.size_keys = {"data.glove_words", "obfuscation.k", "attack.anonymity_trials"};
+    m.size_keys = {kGloveWords.path(), kK.path(), kAnonymityTrials.path()};
   } else {
-    const std::string checkpoint = point_value<std::string>(config, "data.model");
+    const std::string checkpoint = vocabulary_key::kModel(config);
     const LanguageModelShape shape = read_language_model_shape(checkpoint);
     V = static_cast<double>(shape.vocab);
     d = static_cast<double>(shape.dim);
     m.shared_bytes = language_model_weight_bytes(checkpoint);
     m.shared_key = "llama2c|" + checkpoint;
     model = language_model_utility_bytes(shape, texts, tokens) + 2 * m.shared_bytes;  // + the server's model
-    m.size_keys = {"language_model.texts", "language_model.tokens", "obfuscation.k", "attack.anonymity_trials"};
+    m.size_keys = {vocabulary_key::kTexts.path(), vocabulary_key::kTokens.path(), kK.path(), kAnonymityTrials.path()};
   }
   const double knn_block =
       knn_score_block_bytes(KnnOptions{}, static_cast<std::int64_t>(d), static_cast<std::int64_t>(V));

@@ -10,6 +10,7 @@
 #include "core/rng.h"
 #include "experiments/engine/config_document.h"
 #include "data/corpora/synthetic_inputs.h"
+#include "experiments/types/perturbation/perturbation_keys.h"
 #include "experiments/types/perturbation/perturbation_memory.h"
 #include "experiments/types/shared/claim_columns.h"
 #include "mechanisms/mechanism.h"
@@ -18,6 +19,8 @@
 
 namespace embpriv {
 namespace {
+
+using namespace perturbation_key;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::int64_t kChunkRows = kPerturbationChunkRows;
@@ -30,13 +33,10 @@ struct Settings {
 };
 
 Settings read_settings(const YAML::Node& config) {
-  Settings s{point_value<std::int64_t>(config, "data.dim"),
-             point_value<std::int64_t>(config, "data.samples"),
-             point_value<double>(config, "data.norm_min"),
-             point_value<double>(config, "data.norm_max"),
-             point_value<double>(config, "data.text_fraction"), config["mechanism"]};
-  require_key(s.norm_max >= s.norm_min, "data.norm_max",
-              "must be >= data.norm_min, got " + flow_yaml(config["data"]["norm_max"]));
+  Settings s{kDim(config), kSamples(config), kNormMin(config), kNormMax(config), kTextFraction(config),
+             config["mechanism"]};
+  require_key(s.norm_max >= s.norm_min, kNormMax.path(),
+              "must be >= " + kNormMin.path() + ", got " + flow_yaml(config["data"]["norm_max"]));
   return s;
 }
 
@@ -142,16 +142,7 @@ class PerturbationExperiment final : public ExperimentType {
   }
   ConfigKeys keys() const override {
     return {
-        ConfigKey::text("data.source", "random_directions", "directions uniform on the sphere")
-            .one_of({"random_directions"}),
-        ConfigKey::integer("data.dim", 4096, "the dimension d").at_least(2),
-        ConfigKey::integer("data.samples", 20000, "rows per grid point").at_least(2),
-        ConfigKey::number("data.norm_min", "0.5", "input norms log-uniform in [norm_min, norm_max]").above(0),
-        ConfigKey::number("data.norm_max", "2.0", "the largest input norm (>= data.norm_min)"),
-        ConfigKey::number("data.text_fraction", "0.0",
-                          "share of rows tagged text: eps_text = alpha * eps (vMF paper, Def. 6.1)")
-            .at_least(0)
-            .at_most(1),
+        kSource, kDim, kSamples, kNormMin, kNormMax, kTextFraction,
         ConfigKey::open_map("mechanism", "{name: vmf_tangent, epsilon: 1, beta: 1}",
                             "the mechanism and its keys (embpriv mechanisms)"),
     };
@@ -185,7 +176,7 @@ class PerturbationExperiment final : public ExperimentType {
 
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
     std::string x;
-    for (const char* candidate : {"mechanism.epsilon", "mechanism.alpha", "data.dim"}) {
+    for (const std::string& candidate : {kMechanismEpsilonPath, std::string("mechanism.alpha"), kDim.path()}) {
       if (std::find(swept.begin(), swept.end(), candidate) != swept.end()) {
         x = candidate;
         break;

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "platform/memory_limit.h"
-#include "experiments/engine/experiment_type.h"
+#include "experiments/types/perturbation/perturbation_keys.h"
 
 namespace embpriv {
 namespace {
@@ -18,12 +18,12 @@ constexpr double kBytesPerChunkValue = 24;
 }  // namespace
 
 MemoryEstimate perturbation_memory(const YAML::Node& config) {
-  const auto dim = point_value<std::int64_t>(config, "data.dim");
-  const auto samples = point_value<std::int64_t>(config, "data.samples");
+  using namespace perturbation_key;
+  const std::int64_t dim = kDim(config), samples = kSamples(config);
   const std::int64_t rows = std::min(kPerturbationChunkRows, samples);
   MemoryEstimate m;
   m.working_bytes = batch_bytes(rows, dim, kBytesPerChunkValue);
-  m.size_keys = {"data.dim", "data.samples"};
+  m.size_keys = {kDim.path(), kSamples.path()};
   m.what = "one chunk of " + std::to_string(rows) + " rows x " + std::to_string(dim) + " values, " +
            std::to_string(static_cast<int>(kBytesPerChunkValue)) + " bytes each";
   return m;

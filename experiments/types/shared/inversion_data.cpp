@@ -18,6 +18,7 @@
 #include "core/rng.h"
 #include "models/language_model_utility.h"
 #include "experiments/engine/experiment_type.h"
+#include "experiments/types/inversion/inversion_keys.h"
 
 namespace embpriv {
 
@@ -32,44 +33,43 @@ std::string tokenizer_for_model(const std::string& model, const std::string& tok
   return "tinyllama/tok512.bin";
 }
 
-InversionSettings read_vocabulary_settings(const YAML::Node& c, const std::string& mask,
-                                           const std::string& metric) {
-  InversionSettings s{point_value<std::string>(c, "data.vocabulary"),
-                      point_value<std::string>(c, "data.model"),
-                      point_value<std::string>(c, "data.tokenizer"),
-                      point_value<std::string>(c, "data.glove"),
-                      point_value<std::string>(c, "data.sentences"),
-                      mask,
-                      metric,
-                      point_value<std::int64_t>(c, "data.glove_words"),
-                      point_value<std::int64_t>(c, "data.max_sentences"),
-                      point_value<std::int64_t>(c, "attack.k"),
-                      point_value<std::int64_t>(c, "language_model.texts"),
-                      point_value<std::int64_t>(c, "language_model.tokens"),
-                      point_value<double>(c, "language_model.temperature")};
+InversionSettings read_vocabulary_settings(const YAML::Node& c, const Key<std::int64_t>& glove_words,
+                                           TokenMask mask, KnnMetric metric) {
+  using namespace vocabulary_key;
+  InversionSettings s{kVocabulary(c), kModel(c),       kTokenizer(c), kGlove(c),       kSentences(c),
+                      mask,           metric,          glove_words(c), kMaxSentences(c), kK(c),
+                      kTexts(c),      kTokens(c),      kTemperature(c)};
   s.tokenizer = tokenizer_for_model(s.model, s.tokenizer);
-  s.train_sentences = point_value<std::vector<std::string>>(c, "utility.train_sentences");
+  s.train_sentences = kTrainSentences(c);
   // obfuslm's prompt is text every row encodes: invalid UTF-8 is refused here, before any row,
   // as the tokenizers refuse it (data/tokenizers/hf_tokenizer.h).
-  if (const YAML::Node prompt = find_path(c, "language_model.prompt"); prompt && prompt.IsScalar()) {
+  if (const YAML::Node prompt = find_path(c, kPrompt.path()); prompt && prompt.IsScalar()) {
     const std::string text = prompt.as<std::string>();
-    require_key(utf8_lossy(text) == text, "language_model.prompt", "is not valid UTF-8");
+    require_key(utf8_lossy(text) == text, kPrompt.path(), "is not valid UTF-8");
   }
   if (c["device"] && c["device"].IsScalar()) s.device = c["device"].as<std::string>();
   return s;
 }
 
 InversionSettings read_inversion_settings(const YAML::Node& c) {
-  InversionSettings s = read_vocabulary_settings(c, point_value<std::string>(c, "mask"),
-                                                 point_value<std::string>(c, "attack.metric"));
-  s.learned = point_value<bool>(c, "attack.learned");
-  s.learned_epochs = point_value<std::int64_t>(c, "attack.learned_epochs");
-  s.learned_window = point_value<std::int64_t>(c, "attack.learned_window");
-  s.learned_model = point_value<std::string>(c, "attack.learned_model");
-  require_key(!s.learned || !s.train_sentences.empty(), "attack.learned",
+  using namespace inversion_key;
+  InversionSettings s = read_vocabulary_settings(c, kGloveWords, kMask(c), kMetric(c));
+  s.learned = kLearned(c);
+  s.learned_epochs = kLearnedEpochs(c);
+  s.learned_window = kLearnedWindow(c);
+  s.learned_model = kLearnedModel(c);
+  require_key(!s.learned || !s.train_sentences.empty(), kLearned.path(),
           "needs public training text: utility.train_sentences must name at least one file");
-  require_key(!s.learned || s.vocabulary == "stories260k", "attack.learned",
-          "runs on data.vocabulary: stories260k (a classifier over 341,479 GloVe words does not fit here)");
+  // Both learned attacks end in a classifier over the vocabulary (logits [tokens, V] and their
+  // gradient, attacks/learned_inversion.h and attacks/invbert.h): on GloVe over the first
+  // data.glove_words words, which the KNN attack of the same row searches too.
+  constexpr std::int64_t kMaxLearnedGloveWords = 50000;
+  require_key(!s.learned || s.vocabulary == Vocabulary::stories260k ||
+                  (s.glove_words >= 1 && s.glove_words <= kMaxLearnedGloveWords),
+              kGloveWords.path(),
+              "is " + std::to_string(s.glove_words) + ", but attack.learned on data.vocabulary: glove needs 1 to " +
+                  std::to_string(kMaxLearnedGloveWords) +
+                  " words (its classifier over all 341,479 GloVe words does not fit here)");
   return s;
 }
 
@@ -102,7 +102,7 @@ void read_token_texts(InversionData& data, const std::string& tokenizer_path) {
 
 InversionData read_inversion_data(const InversionSettings& s) {
   InversionData loaded;
-  if (s.vocabulary == "glove") {
+  if (s.vocabulary == Vocabulary::glove) {
     EmbeddingTable table = load_cached_glove(resolve_data_path(s.glove));
     if (s.glove_words > 0) table = table.first(s.glove_words);
     loaded.glove = std::make_shared<const EmbeddingTable>(std::move(table));
@@ -127,7 +127,7 @@ InversionData read_inversion_data(const InversionSettings& s) {
 }  // namespace
 
 const InversionData& load_inversion_data(const InversionSettings& s, RunCache& cache) {
-  std::string key = s.vocabulary == "glove" ? s.glove + "\n" + std::to_string(s.glove_words) + "\n" + s.sentences
+  std::string key = s.vocabulary == Vocabulary::glove ? s.glove + "\n" + std::to_string(s.glove_words) + "\n" + s.sentences
                                             : s.model + "\n" + s.tokenizer + "\n" + s.sentences + "\n" + s.device;
   for (const std::string& file : s.train_sentences) key += "\n" + file;
   return cache.get_or_make<InversionData>("inversion_data\n" + key, [&] { return read_inversion_data(s); });
@@ -171,7 +171,7 @@ PrivateText encode_sentences(const InversionData& data, const InversionSettings&
       for (std::int64_t id : words.ids) {
         if (id < 0) continue;
         text.flat.push_back(id);
-        is_public.push_back(s.mask == "punctuation" && !has_word_character(data.glove->words()[id]));
+        is_public.push_back(s.mask == TokenMask::punctuation && !has_word_character(data.glove->words()[id]));
       }
       text.spans.emplace_back(begin, text.flat.size());
     }
@@ -190,7 +190,7 @@ PrivateText encode_sentences(const InversionData& data, const InversionSettings&
       text.spans.emplace_back(text.flat.size() + leading, text.flat.size() + ids.size());
       for (std::int64_t id : ids) {
         text.flat.push_back(id);
-        is_public.push_back(s.mask == "punctuation" &&
+        is_public.push_back(s.mask == TokenMask::punctuation &&
                             (tokenizer.is_special(id) ||
                              !has_word_character(data.token_texts[static_cast<std::size_t>(id)])));
       }

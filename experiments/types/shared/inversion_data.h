@@ -15,18 +15,23 @@
 #include "data/corpora/sentiment_corpus.h"
 #include "data/tokenizers/tokenizer.h"
 #include "experiments/engine/run_cache.h"
+#include "experiments/engine/typed_key.h"
+#include "experiments/types/shared/vocabulary_keys.h"
 #include "models/language_model.h"
 
 namespace embpriv {
 
 struct InversionSettings {
-  std::string vocabulary, model, tokenizer, glove, sentences, mask, metric;
+  Vocabulary vocabulary;
+  std::string model, tokenizer, glove, sentences;
+  TokenMask mask;
+  KnnMetric metric;
   std::int64_t glove_words, max_sentences, k, stories, story_tokens;
   double temperature;
   std::vector<std::string> train_sentences = {};
   bool learned = false;            // attack.learned: also run the learned inversion attack
   std::int64_t learned_epochs = 8, learned_window = 2;
-  std::string learned_model = "mlp";  // attack.learned_model: mlp (window MLP) | transformer (InvBert)
+  LearnedModel learned_model = LearnedModel::mlp;  // attack.learned_model: the window MLP or InvBert
   std::string device = "cpu";      // the run's `device:` (auto | cpu | cuda[:N]): where the model's tensors live
 };
 // Reads a point's settings (the keys of type inversion, checked against their declarations by
@@ -38,8 +43,9 @@ InversionSettings read_inversion_settings(const YAML::Node& config);
 // folder, else stories260K's tinyllama/tok512.bin; any other value as given.
 std::string tokenizer_for_model(const std::string& model, const std::string& tokenizer);
 
-InversionSettings read_vocabulary_settings(const YAML::Node& config, const std::string& mask,
-                                           const std::string& metric);
+// glove_words: the type's own declaration of data.glove_words (its default differs by type).
+InversionSettings read_vocabulary_settings(const YAML::Node& config, const Key<std::int64_t>& glove_words,
+                                           TokenMask mask, KnnMetric metric);
 
 // Models, tokenizers and tables, loaded once per run (kept in the run's cache under the files
 // and sizes they come from), not once per point.
