@@ -14,8 +14,9 @@ list(FILTER sanitized_tests EXCLUDE REGEX "/(llama2c_tokenizer_test|client_serve
 # mechanism keys (experiments/engine/mechanism_yaml.cpp) is compiled in, with yaml-cpp.
 add_executable(embpriv_sanitize_tests tests/main.cpp ${sanitized_tests}
                ${CMAKE_CURRENT_SOURCE_DIR}/experiments/engine/mechanism_yaml.cpp)
-target_link_libraries(embpriv_sanitize_tests PRIVATE embpriv_core embpriv_platform embpriv_mechanisms embpriv_data
+target_link_libraries(embpriv_sanitize_tests PRIVATE embpriv_core embpriv_platform embpriv_mechanisms embpriv_mechanisms_obfuslm embpriv_data
                       embpriv_metrics yaml-cpp Catch2::Catch2)
+target_include_directories(embpriv_sanitize_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})  # tests/*.h
 include(${CMAKE_CURRENT_SOURCE_DIR}/cmake/find_python.cmake)
 embpriv_test_python()  # EMBPRIV_TEST_PYTHON: the python3 of the reference scripts
 target_compile_options(embpriv_sanitize_tests PRIVATE ${EMBPRIV_WARNINGS})
