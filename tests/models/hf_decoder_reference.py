@@ -19,48 +19,12 @@ with a key/value cache, as generation does.
 import json
 import math
 import os
-import struct
 import sys
 
 import numpy as np
 
-DTYPES = {"F32": np.dtype("<f4"), "F16": np.dtype("<f2"), "BF16": np.dtype("<u2")}
-
-
-def read_safetensors(path):
-    raw = open(path, "rb").read()
-    (n,) = struct.unpack("<Q", raw[:8])
-    header = json.loads(raw[8:8 + n])
-    out = {}
-    for name, e in header.items():
-        if name == "__metadata__":
-            continue
-        b, f = e["data_offsets"]
-        a = np.frombuffer(raw[8 + n + b:8 + n + f], dtype=DTYPES[e["dtype"]])
-        if e["dtype"] == "BF16":  # bfloat16: the high 16 bits of a float32
-            a = (a.astype(np.uint32) << 16).view(np.float32)
-        out[name] = a.astype(np.float64).reshape(e["shape"])
-    return out
-
-
-def write_safetensors(path, tensors, dtype):
-    header, blobs, offset = {"__metadata__": {"format": "pt"}}, [], 0
-    for name in sorted(tensors):
-        a = np.ascontiguousarray(tensors[name], dtype=np.float32)
-        if dtype == "F16":
-            data = a.astype("<f2").tobytes()
-        elif dtype == "BF16":  # round to nearest even, as torch does
-            u = a.view(np.uint32).astype(np.uint64)
-            data = (((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype("<u2")).tobytes()
-        else:
-            data = a.astype("<f4").tobytes()
-        header[name] = {"dtype": dtype, "shape": list(a.shape), "data_offsets": [offset, offset + len(data)]}
-        blobs.append(data)
-        offset += len(data)
-    text = json.dumps(header).encode()
-    text += b" " * ((8 - len(text) % 8) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hf_folder_io import read_folder, read_safetensors, write_config, write_safetensors, write_weights  # noqa: E402,F401
 
 
 VARIANTS = {
@@ -124,12 +88,6 @@ def random_tensors(c, r, norm):
     return t
 
 
-def write_config(folder, c):
-    os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, "config.json"), "w") as f:
-        json.dump(c, f, indent=2)
-
-
 def make(variant, folder, seed):
     spec = VARIANTS[variant]
     c = dict(hidden_size=32, intermediate_size=48, num_hidden_layers=2, vocab_size=40,
@@ -138,31 +96,11 @@ def make(variant, folder, seed):
     r = lambda *shape: rng.normal(0, 0.3, shape)
     t = random_tensors(c, r, lambda n: 1 + r(n))
     write_config(folder, c)
-    shards = spec.get("shards", 1)
-    if shards == 1:
-        write_safetensors(os.path.join(folder, "model.safetensors"), t, spec["dtype"])
-        return
-    names = sorted(t)
-    weight_map = {}
-    for s in range(shards):
-        file = f"model-{s + 1:05d}-of-{shards:05d}.safetensors"
-        part = {n: t[n] for n in names[s::shards]}
-        write_safetensors(os.path.join(folder, file), part, spec["dtype"])
-        weight_map.update({n: file for n in part})
-    with open(os.path.join(folder, "model.safetensors.index.json"), "w") as f:
-        json.dump({"metadata": {"total_size": 0}, "weight_map": weight_map}, f, indent=2)
+    write_weights(folder, t, spec["dtype"], spec.get("shards", 1))
 
 
 def load(folder):
-    c = json.load(open(os.path.join(folder, "config.json")))
-    index = os.path.join(folder, "model.safetensors.index.json")
-    w = {}
-    if os.path.exists(index):
-        for file in sorted(set(json.load(open(index))["weight_map"].values())):
-            w.update(read_safetensors(os.path.join(folder, file)))
-    else:
-        w = read_safetensors(os.path.join(folder, "model.safetensors"))
-    return c, w
+    return read_folder(folder)
 
 
 def inverse_frequencies(c, hd):

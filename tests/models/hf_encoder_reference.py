@@ -27,7 +27,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hf_decoder_reference import read_safetensors, write_safetensors  # noqa: E402
+from hf_folder_io import read_folder as read_config_and_weights, write_config, write_weights  # noqa: E402
 
 VARIANTS = {
     # BertForSequenceClassification: "bert." names, 3 labels, CLS pooling, float32.
@@ -93,9 +93,7 @@ def make(variant, folder, seed):
     if arch == "RobertaForSequenceClassification":
         t["classifier.dense.weight"], t["classifier.dense.bias"] = r(h, h), r(h)
         t["classifier.out_proj.weight"], t["classifier.out_proj.bias"] = r(labels, h), r(labels)
-    os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, "config.json"), "w") as f:
-        json.dump(c, f, indent=2)
+    write_config(folder, c)
     if v["pooling"]:
         os.makedirs(os.path.join(folder, "1_Pooling"), exist_ok=True)
         modes = {f"pooling_mode_{m}": v["pooling"] == k for k, m in
@@ -104,30 +102,11 @@ def make(variant, folder, seed):
                      pooling_mode_lasttoken=False, word_embedding_dimension=h, include_prompt=True)
         with open(os.path.join(folder, "1_Pooling", "config.json"), "w") as f:
             json.dump(modes, f, indent=2)
-    shards = v.get("shards", 1)
-    if shards == 1:
-        write_safetensors(os.path.join(folder, "model.safetensors"), t, v["dtype"])
-        return
-    names = sorted(t)
-    weight_map = {}
-    for s in range(shards):
-        file = f"model-{s + 1:05d}-of-{shards:05d}.safetensors"
-        part = {n: t[n] for n in names[s::shards]}
-        write_safetensors(os.path.join(folder, file), part, v["dtype"])
-        weight_map.update({n: file for n in part})
-    with open(os.path.join(folder, "model.safetensors.index.json"), "w") as f:
-        json.dump({"metadata": {}, "weight_map": weight_map}, f)
+    write_weights(folder, t, v["dtype"], v.get("shards", 1))
 
 
 def read_folder(folder):
-    c = json.load(open(os.path.join(folder, "config.json")))
-    index = os.path.join(folder, "model.safetensors.index.json")
-    t = {}
-    if os.path.exists(index):
-        for file in sorted(set(json.load(open(index))["weight_map"].values())):
-            t.update(read_safetensors(os.path.join(folder, file)))
-    else:
-        t = read_safetensors(os.path.join(folder, "model.safetensors"))
+    c, t = read_config_and_weights(folder)
     pooling = "mean"
     path = os.path.join(folder, "1_Pooling", "config.json")
     if os.path.exists(path):
