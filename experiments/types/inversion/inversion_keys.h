@@ -22,7 +22,7 @@ inline const ChoiceKey<KnnMetric> kMetric =
 inline const Key<bool> kLearned =
     boolean_key("attack.learned", false,
                 "also the learned attack: an MLP over a window of perturbed embeddings, trained on "
-                "utility.train_sentences perturbed alike (stories260k only)");
+                "utility.train_sentences perturbed alike (glove: data.glove_words at most 50000)");
 inline const ChoiceKey<LearnedModel> kLearnedModel =
     choice_key("attack.learned_model", LearnedModel::mlp,
                {{LearnedModel::mlp, "mlp"}, {LearnedModel::transformer, "transformer"}},
