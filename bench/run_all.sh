@@ -13,17 +13,17 @@
 # run a second time without the variable, and the table shows both.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+source "$ROOT/bench/common/common.sh"  # BUILD_DIR, PYTHON (Debian's numpy, torch and faiss)
 SIZE=${BENCH_SIZE:-quick}
 OUTDIR=${OUTDIR:-$ROOT/results/bench}
-PYTHON=/usr/bin/python3  # Debian's numpy, torch and faiss; the pyenv python3 on PATH has none
 case $SIZE in
   quick | full) ;;
   *) echo "BENCH_SIZE must be quick or full, got '$SIZE'" >&2; exit 2 ;;
 esac
 mkdir -p "$OUTDIR"
-cmake --build "$BUILD_DIR" -j2 --target embpriv knn_bench embed_cluster_bench mechanisms_bench lm_forward_bench \
-  shadow_training_bench training_bench invbert_bench encoder_forward_bench pld_accountant_bench >/dev/null
+build_benches embpriv knn_bench embed_cluster_bench mechanisms_bench lm_forward_bench shadow_training_bench \
+  training_bench invbert_bench encoder_forward_bench pld_accountant_bench
+export NO_BUILD=1  # the run scripts below use these binaries
 
 # --- The machine, the kernel, the SGEMM yardstick --------------------------------------------
 unset OPENBLAS_CORETYPE EMBPRIV_BLAS_KERNEL
@@ -59,15 +59,15 @@ else
 fi
 dumps=$(mktemp -d)
 trap 'rm -rf "$dumps"' EXIT
-env "${knn[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/knn.json" DUMP="$dumps/knn" bash "$ROOT/bench/run_knn.sh"
+env "${knn[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/knn.json" DUMP="$dumps/knn" bash "$BENCH/knn/run_knn.sh"
 env "${cluster[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/embed_cluster.json" DUMP="$dumps/cluster" \
-  bash "$ROOT/bench/run_embed_cluster.sh"
-env "${mechanisms[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/mechanisms.json" bash "$ROOT/bench/run_mechanisms.sh"
-HF_TOKENS=$hf_tokens BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/lm_forward.json" bash "$ROOT/bench/run_lm_forward.sh" "${lm[@]}"
-BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/shadow_training.json" bash "$ROOT/bench/run_shadow_training.sh" "${shadows[@]}"
-BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/training.json" bash "$ROOT/bench/run_training.sh" "${training[@]}"
-BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/invbert.json" bash "$ROOT/bench/run_invbert.sh" "${invbert[@]}"
-REPEATS=2 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/encoder_forward.json" bash "$ROOT/bench/run_encoder_forward.sh"
+  bash "$BENCH/embed_cluster/run_embed_cluster.sh"
+env "${mechanisms[@]}" BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/mechanisms.json" bash "$BENCH/mechanisms/run_mechanisms.sh"
+HF_TOKENS=$hf_tokens BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/lm_forward.json" bash "$BENCH/lm_forward/run_lm_forward.sh" "${lm[@]}"
+BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/shadow_training.json" bash "$BENCH/shadow_training/run_shadow_training.sh" "${shadows[@]}"
+BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/training.json" bash "$BENCH/training/run_training.sh" "${training[@]}"
+BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/invbert.json" bash "$BENCH/invbert/run_invbert.sh" "${invbert[@]}"
+REPEATS=2 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/encoder_forward.json" bash "$BENCH/encoder_forward/run_encoder_forward.sh"
 # The PLD accountant next to the RDP accountant, same cases, same run (docs/accounting.md).
 "$BUILD_DIR/pld_accountant_bench" --repeats 3 --json "$OUTDIR/pld_accountant.json.lines" | tee "$OUTDIR/pld_accountant.txt"
 
@@ -75,10 +75,10 @@ REPEATS=2 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/encoder_forward.json" bash "$ROOT/
 rm -f "$OUTDIR/knn_installed.json.lines" "$OUTDIR/embed_cluster_installed.json.lines"
 if [[ -n $kernel && $installed != "$kernel" ]]; then
   env -u OPENBLAS_CORETYPE "${knn[@]}" PEER_ONLY=1 BUILD_DIR="$BUILD_DIR" OUT="$OUTDIR/knn_installed.json" \
-    DUMP="$dumps/knn" bash "$ROOT/bench/run_knn.sh" >/dev/null
+    DUMP="$dumps/knn" bash "$BENCH/knn/run_knn.sh" >/dev/null
   env -u OPENBLAS_CORETYPE "${cluster[@]}" PEER_ONLY=1 BUILD_DIR="$BUILD_DIR" \
-    OUT="$OUTDIR/embed_cluster_installed.json" DUMP="$dumps/cluster" bash "$ROOT/bench/run_embed_cluster.sh" >/dev/null
+    OUT="$OUTDIR/embed_cluster_installed.json" DUMP="$dumps/cluster" bash "$BENCH/embed_cluster/run_embed_cluster.sh" >/dev/null
 fi
 
 # --- One table -------------------------------------------------------------------------------
-"$PYTHON" "$ROOT/bench/summary_table.py" "$OUTDIR" | tee "$OUTDIR/summary.txt"
+"$PYTHON" "$BENCH/summary_table.py" "$OUTDIR" | tee "$OUTDIR/summary.txt"

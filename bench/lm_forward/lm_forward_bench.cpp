@@ -1,0 +1,53 @@
+// Throughput of embpriv's language-model forward pass from input embeddings
+// (models/language_model.h) on the real stories260K model (llama2.c .bin) or a Hugging Face
+// folder (hf_forward_peer.py make writes a random ~100M Llama in bf16): B sequences of T
+// tokens (seeded random ids), best of --repeats after a warm-up. Prints one JSON line with the
+// peak resident memory; with --dump it writes the ids and the logits so that the peer (PyTorch
+// eager, same weights: lm_forward_peer.py, hf_forward_peer.py) times the same work
+// and checks it computes the same logits.
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <iostream>
+#include <string>
+
+#include "bench/common/bench_args.h"
+#include "bench/common/bench_dump.h"
+#include "bench/common/bench_timing.h"
+#include "platform/allocator_settings.h"
+#include "data/tables/data_paths.h"
+#include "models/language_model.h"
+
+using namespace embpriv;
+
+int main(int argc, char** argv) {
+  keep_freed_memory();  // as the embpriv binary runs (platform/allocator_settings.h)
+  BenchArgs args(argc, argv,
+                 "usage: lm_forward_bench [--tokens N] [--length T] [--repeats R] [--threads T] [--model BIN|HF_FOLDER] "
+                 "[--name NAME] [--dump DIR]");
+  const std::int64_t tokens = args.integer("--tokens", 2048), length = args.integer("--length", 256);
+  const int repeats = args.count("--repeats", 3), threads = args.count("--threads", 1);
+  std::string model_path = args.text("--model", "");
+  if (model_path.empty()) model_path = resolve_data_path("tinyllama/stories260K.bin");
+  const std::string name = args.text("--name", "stories260k"), dump = args.text("--dump", "");
+  args.finish();
+  at::set_num_threads(threads);
+  const std::unique_ptr<LanguageModel> loaded = load_language_model(model_path);
+  const LanguageModel& model = *loaded;
+  const std::int64_t batch = std::max<std::int64_t>(1, tokens / length);
+  at::manual_seed(1);
+  const at::Tensor ids = at::randint(0, model.vocab_size(), {batch, length}, at::kLong);
+  const at::Tensor embeddings = model.embed(ids);
+  at::Tensor logits;
+  const double best = best_seconds(repeats, [&] { logits = model.forward_embeddings(embeddings); });
+  const double n = static_cast<double>(batch * length);
+  std::cout << "{\"name\": \"" << name << "\", \"impl\": \"embpriv\", \"batch\": " << batch << ", \"length\": " << length
+            << ", \"threads\": " << threads << ", \"seconds\": " << best << ", \"tokens_per_s\": " << n / best
+            << ", \"peak_rss_mib\": " << peak_rss_mib() << "}" << std::endl;
+  if (!dump.empty()) {
+    write_tensor(dump, "lm_ids.i64", ids);
+    write_tensor(dump, "lm_logits.f32", logits);
+  }
+  return 0;
+}
