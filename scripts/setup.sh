@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ccache pkg-config
   libtorch-dev libopenblas0-pthread   # OpenBLAS is mandatory: reference BLAS is ~50x slower (GUIDE.md, sec. 6)
-  libeigen3-dev libboost-math-dev libhdf5-dev hdf5-tools libyaml-cpp-dev
+  libboost-math-dev libhdf5-dev hdf5-tools libyaml-cpp-dev
   catch2 libcli11-dev nlohmann-json3-dev
   gnuplot-nox
   # tests/slurm/real_slurm_test.sh: a one-node Slurm cluster the test starts and stops

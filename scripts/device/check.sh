@@ -92,7 +92,7 @@ if [[ -z $reuse ]]; then
   cmake -S "$root" -B "$build" "${generator[@]}" "${options[@]}" || { fail "configure"; exit 1; }
   if [[ $configure_only == 1 ]]; then
     if [[ -n $prefix ]]; then
-      for package in yaml-cpp_DIR Eigen3_DIR Boost_DIR CLI11_DIR nlohmann_json_DIR Catch2_DIR pybind11_DIR; do
+      for package in yaml-cpp_DIR Boost_DIR CLI11_DIR nlohmann_json_DIR Catch2_DIR pybind11_DIR; do
         grep -q "^$package:PATH=$prefix/" "$build/CMakeCache.txt" || fail "$package is not in the prefix: $(grep "^$package:" "$build/CMakeCache.txt")"
       done
     fi
@@ -115,7 +115,7 @@ for binary in embpriv embpriv_tests; do
   [[ -x $build/$binary ]] || { fail "$build/$binary is missing"; exit 1; }
 done
 if [[ -n $prefix ]] && grep -q "EMBPRIV_DEPS_PREFIX:PATH=$prefix" "$build/CMakeCache.txt"; then
-  for package in yaml-cpp_DIR Eigen3_DIR Boost_DIR CLI11_DIR nlohmann_json_DIR Catch2_DIR; do
+  for package in yaml-cpp_DIR Boost_DIR CLI11_DIR nlohmann_json_DIR Catch2_DIR; do
     grep -q "^$package:PATH=$prefix/" "$build/CMakeCache.txt" || fail "$package is not in the prefix: $(grep "^$package:" "$build/CMakeCache.txt")"
   done
 fi
