@@ -12,7 +12,10 @@
 
 namespace embpriv {
 
-struct TextClassifier::Net : torch::nn::Module {
+namespace {
+
+// PrivateAI's Transformer (the header's description) as a LibTorch module.
+struct Net : torch::nn::Module {
   Net(const at::Tensor& table, const TextClassifierOptions& o) {
     const std::int64_t d = table.size(1);
     tokens = register_module("tokens", torch::nn::Embedding(torch::nn::EmbeddingOptions(table.size(0), d).padding_idx(0)));
@@ -63,9 +66,7 @@ struct TextClassifier::Net : torch::nn::Module {
   torch::nn::Linear head{nullptr};
 };
 
-namespace {
-
-void check_ids(const at::Tensor& ids, std::int64_t vocabulary, std::int64_t max_tokens) {
+void check_unit_ids(const at::Tensor& ids, std::int64_t vocabulary, std::int64_t max_tokens) {
   EMBPRIV_CHECK(ids.dim() == 2 && ids.scalar_type() == at::kLong,
                 "text classifier: ids must be [N, L] int64, got " << ids.sizes() << " " << ids.scalar_type());
   EMBPRIV_CHECK(ids.size(1) >= 1 && ids.size(1) <= max_tokens,
@@ -76,9 +77,40 @@ void check_ids(const at::Tensor& ids, std::int64_t vocabulary, std::int64_t max_
   EMBPRIV_CHECK(ids.ne(0).any(1).all().item<bool>(), "text classifier: a unit holds no token (only padding)");
 }
 
+// The Transformer behind the TextClassifier interface.
+class TransformerNet final : public TextClassifierNet {
+ public:
+  TransformerNet(const at::Tensor& embeddings, const TextClassifierOptions& o)
+      : net_(std::make_shared<Net>(embeddings, o)), options_(o) {}
+
+  std::shared_ptr<TextClassifierNet> clone() const override {
+    auto copy = std::make_shared<TransformerNet>(net_->tokens->weight.detach(), options_);
+    torch::NoGradGuard no_grad;
+    auto to = copy->net_->named_parameters();
+    for (const auto& item : net_->named_parameters()) to[item.key()].copy_(item.value());
+    return copy;
+  }
+  std::vector<at::Tensor> shared() override { return net_->shared(); }
+  at::Tensor logits(const at::Tensor& ids, bool training) override {
+    net_->train(training);
+    return net_->forward(ids);
+  }
+  void check_ids(const at::Tensor& ids) const override {
+    check_unit_ids(ids, net_->tokens->weight.size(0), options_.max_tokens);
+  }
+
+ private:
+  std::shared_ptr<Net> net_;
+  TextClassifierOptions options_;
+};
+
 }  // namespace
 
-TextClassifier::TextClassifier(const at::Tensor& embeddings, const TextClassifierOptions& o) : options_(o) {
+TextClassifier::TextClassifier(std::shared_ptr<TextClassifierNet> net) : net_(std::move(net)) {
+  EMBPRIV_CHECK(net_ != nullptr, "text classifier: no network");
+}
+
+TextClassifier::TextClassifier(const at::Tensor& embeddings, const TextClassifierOptions& o) {
   EMBPRIV_CHECK(embeddings.dim() == 2 && embeddings.size(0) >= 2 && embeddings.size(1) >= 1,
                 "text classifier: embeddings must be [V >= 2, d], got " << embeddings.sizes());
   EMBPRIV_CHECK(o.layers >= 1 && o.heads >= 1 && o.feedforward >= 1 && o.max_tokens >= 1,
@@ -87,17 +119,10 @@ TextClassifier::TextClassifier(const at::Tensor& embeddings, const TextClassifie
                                                                        << embeddings.size(1) << " of the embeddings");
   EMBPRIV_CHECK(embeddings.isfinite().all().item<bool>(), "text classifier: the embeddings hold NaN or infinity");
   torch::manual_seed(derive_seed(o.seed, 0, "text_classifier.init"));
-  net_ = std::make_shared<Net>(embeddings, o);
+  net_ = std::make_shared<TransformerNet>(embeddings, o);
 }
 
-TextClassifier TextClassifier::clone() const {
-  TextClassifier copy = *this;
-  copy.net_ = std::make_shared<Net>(net_->tokens->weight.detach(), options_);
-  torch::NoGradGuard no_grad;
-  auto to = copy.net_->named_parameters();
-  for (const auto& item : net_->named_parameters()) to[item.key()].copy_(item.value());
-  return copy;
-}
+TextClassifier TextClassifier::clone() const { return TextClassifier(net_->clone()); }
 
 std::int64_t TextClassifier::shared_size() const {
   std::int64_t n = 0;
@@ -126,7 +151,7 @@ void TextClassifier::set_shared_parameters(const at::Tensor& flat) {
 
 double TextClassifier::train(const at::Tensor& ids, const at::Tensor& targets, const TrainOptions& o,
                              std::uint64_t seed) {
-  check_ids(ids, net_->tokens->weight.size(0), options_.max_tokens);
+  net_->check_ids(ids);
   EMBPRIV_CHECK(targets.dim() == 1 && targets.size(0) == ids.size(0),
                 "text classifier: " << ids.size(0) << " targets expected, got " << targets.sizes());
   EMBPRIV_CHECK(o.epochs >= 1 && o.batch >= 1 && o.learning_rate > 0,
@@ -135,7 +160,6 @@ double TextClassifier::train(const at::Tensor& ids, const at::Tensor& targets, c
   if (N == 0) return 0.0;
   const at::Tensor y = targets.to(at::kFloat);
   EMBPRIV_CHECK(y.ge(0).logical_and(y.le(1)).all().item<bool>(), "text classifier: targets must lie in [0, 1]");
-  net_->train();
   const SingleThreadedBlas small_gemms;  // a one-layer Transformer of width 100: no BLAS pool beside LibTorch's
   torch::optim::Adam optimizer(net_->shared(), torch::optim::AdamOptions(o.learning_rate));
   Rng order_rng(derive_seed(seed, 0, "text_classifier.order"), 0);
@@ -146,7 +170,7 @@ double TextClassifier::train(const at::Tensor& ids, const at::Tensor& targets, c
     double total = 0;
     for (const at::Tensor& rows : epoch_batches(order, o.batch, order_rng)) {
       optimizer.zero_grad();
-      const torch::Tensor loss = torch::binary_cross_entropy_with_logits(net_->forward(ids.index_select(0, rows)),
+      const torch::Tensor loss = torch::binary_cross_entropy_with_logits(net_->logits(ids.index_select(0, rows), true),
                                                                          y.index_select(0, rows));
       loss.backward();
       optimizer.step();
@@ -158,14 +182,13 @@ double TextClassifier::train(const at::Tensor& ids, const at::Tensor& targets, c
 }
 
 at::Tensor TextClassifier::gradient(const at::Tensor& ids, const at::Tensor& targets, double* loss) {
-  check_ids(ids, net_->tokens->weight.size(0), options_.max_tokens);
+  net_->check_ids(ids);
   EMBPRIV_CHECK(targets.dim() == 1 && targets.size(0) == ids.size(0) && ids.size(0) > 0,
                 "text classifier: " << ids.size(0) << " targets expected (at least one), got " << targets.sizes());
-  net_->train();
   const SingleThreadedBlas small_gemms;
   const std::vector<torch::Tensor> shared = net_->shared();
   for (auto& p : shared) p.mutable_grad() = torch::Tensor();
-  const torch::Tensor value = torch::binary_cross_entropy_with_logits(net_->forward(ids), targets.to(at::kFloat));
+  const torch::Tensor value = torch::binary_cross_entropy_with_logits(net_->logits(ids, true), targets.to(at::kFloat));
   value.backward();
   if (loss) *loss = value.item<double>();
   std::vector<torch::Tensor> flat;
@@ -174,13 +197,12 @@ at::Tensor TextClassifier::gradient(const at::Tensor& ids, const at::Tensor& tar
 }
 
 at::Tensor TextClassifier::probabilities(const at::Tensor& ids) const {
-  check_ids(ids, net_->tokens->weight.size(0), options_.max_tokens);
+  net_->check_ids(ids);
   torch::NoGradGuard no_grad;
-  net_->eval();
   const std::int64_t N = ids.size(0), batch = 1024;
   std::vector<torch::Tensor> parts;
   for (std::int64_t b0 = 0; b0 < N; b0 += batch) {
-    parts.push_back(torch::sigmoid(net_->forward(ids.narrow(0, b0, std::min(batch, N - b0)))));
+    parts.push_back(torch::sigmoid(net_->logits(ids.narrow(0, b0, std::min(batch, N - b0)), false)));
   }
   return parts.empty() ? at::empty({0}, at::kDouble) : torch::cat(parts).to(at::kDouble);
 }

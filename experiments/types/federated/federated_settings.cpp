@@ -66,7 +66,14 @@ ConfigKeys teacher_keys() {
 
 ConfigKeys model_and_attack_keys() {
   return {
-      ConfigKey::section("model", "the Transformer classifier every party trains").flow(),
+      ConfigKey::section("model", "the privacy-identification model every party trains").flow(),
+      ConfigKey::text("model.kind", "transformer",
+                      "transformer (ours, over the GloVe rows), bert or roberta (model.path's encoder with a two-label "
+                      "classification head, on its own tokenizer's ids; docs/privateai.md)")
+          .one_of({"transformer", "bert", "roberta"}),
+      ConfigKey::text("model.path", "",
+                      "bert, roberta: a Hugging Face folder (config.json, tokenizer.json, model.safetensors); without "
+                      "weights, a random-init model of its config.json"),
       kModelLayers, kModelHeads, kModelFeedforward, kModelTrainEmbeddings, kAttackShadows,
   };
 }
@@ -229,6 +236,7 @@ FederatedSettings read_federated_settings(const YAML::Node& c) {
   s.training = read_training(c, s.method, &s.delta_setting);
   s.teachers = read_teachers(c);
   s.model = read_model(c, s.data.max_tokens);
+  s.encoder = read_encoder_model(c);
   s.shadows = kAttackShadows(c);
   require_key(s.shadows != 1, kAttackShadows.path(),
               "must be 0 (the loss attack only) or >= 2 (LiRA fits a Gaussian per example), got 1");

@@ -9,6 +9,7 @@
 
 #include "data/privateai/privateai_data.h"
 #include "experiments/engine/config_keys.h"
+#include "experiments/types/federated/federated_encoder.h"
 #include "federated/privateai_teachers.h"
 #include "federated/federated_training.h"
 #include "models/text_classifier.h"
@@ -24,7 +25,8 @@ struct FederatedSettings {
   double delta_setting = 0;  // dp.delta as written; 0: 1/|S|
   FederatedOptions training;  // dp.delta is set per run from |S| when delta_setting is 0
   TeacherSettings teachers;
-  TextClassifierOptions model;
+  TextClassifierOptions model;  // model.kind transformer
+  EncoderModelSettings encoder;  // model.kind and model.path (federated_encoder.h)
   std::int64_t shadows = 0;
 };
 

@@ -168,7 +168,7 @@ teachers:
   file: ""               # JSONL or HDF5 answers (data/privateai/teacher_answers.h) instead of the stand-ins
   export: ""             # a path prefix: write PREFIX.proxy.jsonl and PREFIX.answers.jsonl
   central: {epochs: 4, batch: 32, learning_rate: 1.0e-3}  # the central teacher's training
-model: {layers: 1, heads: 4, feedforward: 128, train_embeddings: false}
+model: {kind: transformer, path: "", layers: 1, heads: 4, feedforward: 128, train_embeddings: false}  # kind, path: added with the encoders
 attack:
   shadows: 2             # shadow federations for LiRA (0: the loss attack only)
 )"},
