@@ -77,15 +77,16 @@ class AccountantExperiment final : public ExperimentType {
   }
 
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
-    if (std::find(swept.begin(), swept.end(), "dp.epsilon") == swept.end()) return {};
+    const std::string& x = kDpEpsilon.path();
+    if (std::find(swept.begin(), swept.end(), x) == swept.end()) return {};
     std::vector<std::string> groups;
     for (const auto& s : swept) {
-      if (s != "dp.epsilon") groups.push_back(s);
+      if (s != x) groups.push_back(s);
     }
     std::vector<PlotRequest> plots;
     for (const auto& [calibration, suffix] : calibrations()) {
       for (const std::string& bound : {std::string("exact"), std::string("rdp")}) {
-        PlotRequest p{"total_" + bound + "_" + suffix, "dp.epsilon", "epsilon_composed_" + bound + "_" + suffix,
+        PlotRequest p{"total_" + bound + "_" + suffix, x, "epsilon_composed_" + bound + "_" + suffix,
                       groups, "epsilon_basic_composition", true, true,
                       "total eps per client (" + bound + "), " + suffix + " sigma; dashed: rounds x eps", "",
                       "total_versus_round"};

@@ -260,6 +260,7 @@ class ObfuslmExperiment final : public ExperimentType {
   }
 
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
+    const std::string& eps = obfuslm_key::kEpsilon.path();
     const auto groups_without = [&](const std::string& x) {
       std::vector<std::string> groups;
       for (const auto& s : swept) {
@@ -270,7 +271,7 @@ class ObfuslmExperiment final : public ExperimentType {
     const auto is_swept = [&](const std::string& x) { return std::find(swept.begin(), swept.end(), x) != swept.end(); };
     std::vector<PlotRequest> plots;
     for (const auto& [x, log_x, page] : std::vector<std::tuple<std::string, bool, std::string>>{
-             {"obfuscation.epsilon", true, "versus_epsilon"}, {"obfuscation.k", false, "versus_k"}}) {
+             {eps, true, "versus_epsilon"}, {obfuslm_key::kK.path(), false, "versus_k"}}) {
       if (!is_swept(x)) continue;
       const std::vector<std::string> groups = groups_without(x);
       for (PlotRequest request : std::vector<PlotRequest>{
@@ -287,15 +288,15 @@ class ObfuslmExperiment final : public ExperimentType {
         plots.push_back(request);
       }
     }
-    if (is_swept("obfuscation.epsilon")) {
-      PlotRequest anonymity{"anonymity", "obfuscation.epsilon", "anonymity_eps_lower_max",
-                            groups_without("obfuscation.epsilon"), "epsilon", true, true,
+    if (is_swept(eps)) {
+      PlotRequest anonymity{"anonymity", eps, "anonymity_eps_lower_max",
+                            groups_without(eps), "epsilon", true, true,
                             "anonymity game: largest eps lower bound over pairs (dashed: claimed eps)", "", ""};
       anonymity.theory_label = "claimed eps";
       plots.push_back(anonymity);
     }
     PlotRequest tradeoff{"tradeoff", "lm_next_token_agreement", "vocab_top1_recovery",
-                         groups_without("obfuscation.epsilon"), "", false, false,
+                         groups_without(eps), "", false, false,
                          "trade-off: language-model agreement (x) vs KNN top-1 recovery (y), along eps", "", ""};
     tradeoff.along = "epsilon";
     plots.push_back(tradeoff);

@@ -176,7 +176,10 @@ class PerturbationExperiment final : public ExperimentType {
 
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
     std::string x;
-    for (const std::string& candidate : {kMechanismEpsilonPath, std::string("mechanism.alpha"), kDim.path()}) {
+    // mechanism.alpha: vMF's share of epsilon for text rows (mechanisms/param_spec.h), an x axis
+    // of its own.
+    const std::string alpha = "mechanism.alpha";
+    for (const std::string& candidate : {kMechanismEpsilonPath, alpha, kDim.path()}) {
       if (std::find(swept.begin(), swept.end(), candidate) != swept.end()) {
         x = candidate;
         break;
@@ -187,14 +190,14 @@ class PerturbationExperiment final : public ExperimentType {
     for (const auto& s : swept) {
       if (s != x) groups.push_back(s);
     }
-    const bool log_x = x != "mechanism.alpha";
+    const bool log_x = x != alpha;
     std::vector<PlotRequest> plots{
         {"cosine", x, "mean_cosine", groups, "theory_cosine", log_x, false,
          "mean cos(x, y) vs " + x + " (dashed: theory)"},
         {"norm_ratio", x, "mean_squared_norm_ratio", groups, "theory_squared_norm_ratio", log_x,
          true, "mean ||y||^2 / ||x||^2 vs " + x + " (dashed: theory)"},
     };
-    if (x == "mechanism.alpha") {
+    if (x == alpha) {
       plots.push_back({"text_cosine", x, "mean_cosine_text", groups, "theory_cosine_text", false,
                        false, "text rows: mean cos(x, y), eps_text = alpha * eps"});
     }
