@@ -12,6 +12,7 @@
 #include "data/tables/data_paths.h"
 #include "data/tokenizers/unicode_categories.h"
 #include "experiments/engine/experiment_type.h"
+#include "experiments/types/federated/federated_keys.h"
 #include "models/encoder_text_classifier.h"
 #include "models/encoder_training.h"
 
@@ -69,13 +70,6 @@ std::vector<std::int64_t> unit_ids(const Tokenizer& tokenizer, const std::string
 
 }  // namespace
 
-PrivacyModelKind parse_privacy_model_kind(std::string_view name) {
-  if (name == "transformer") return PrivacyModelKind::transformer;
-  if (name == "bert") return PrivacyModelKind::bert;
-  if (name == "roberta") return PrivacyModelKind::roberta;
-  throw Error("unknown model kind '" + std::string(name) + "'; valid: transformer, bert, roberta");
-}
-
 const char* to_string(PrivacyModelKind kind) {
   switch (kind) {
     case PrivacyModelKind::bert: return "bert";
@@ -87,9 +81,9 @@ const char* to_string(PrivacyModelKind kind) {
 
 EncoderModelSettings read_encoder_model(const YAML::Node& c) {
   EncoderModelSettings s;
-  s.kind = point_choice(c, "model.kind", parse_privacy_model_kind);
-  s.path = point_value<std::string>(c, "model.path");
-  require_key(!s.encoder() || !s.path.empty(), "model.path",
+  s.kind = federated_key::kModelKind(c);
+  s.path = federated_key::kModelPath(c);
+  require_key(!s.encoder() || !s.path.empty(), federated_key::kModelPath.path(),
               std::string("is empty, but model.kind ") + to_string(s.kind) +
                   " needs a Hugging Face folder: config.json and tokenizer.json, and model.safetensors unless the "
                   "model is to be random-init");

@@ -31,8 +31,7 @@
 namespace embpriv {
 
 enum class PrivacyModelKind { transformer, bert, roberta };
-PrivacyModelKind parse_privacy_model_kind(std::string_view name);  // transformer, bert, roberta
-const char* to_string(PrivacyModelKind kind);
+const char* to_string(PrivacyModelKind kind);  // transformer, bert, roberta (model.kind's names)
 
 struct EncoderModelSettings {
   PrivacyModelKind kind = PrivacyModelKind::transformer;

@@ -15,6 +15,7 @@
 #include "data/privateai/privateai_data.h"
 #include "experiments/engine/typed_key.h"
 #include "experiments/types/shared/data_keys.h"
+#include "experiments/types/federated/federated_encoder.h"
 #include "experiments/types/shared/federation_keys.h"
 #include "federated/federated_options.h"
 #include "federated/privateai_teachers.h"
@@ -175,7 +176,18 @@ inline const Key<std::string> kTeachersExport =
     text_key("teachers.export", "", "a path prefix: write PREFIX.proxy.jsonl and PREFIX.answers.jsonl");
 inline const TrainKeys kTeachersCentral("teachers.central", 4, "1.0e-3", "the central teacher's training");
 
-// model.*: the Transformer classifier (models/text_classifier.h), and the membership attack.
+// model.*: the privacy-identification model (federated_encoder.h: the Transformer of
+// models/text_classifier.h or a Hugging Face encoder), and the membership attack.
+inline const ChoiceKey<PrivacyModelKind> kModelKind = choice_key(
+    "model.kind", EncoderModelSettings{}.kind,
+    named_choices<PrivacyModelKind>({PrivacyModelKind::transformer, PrivacyModelKind::bert, PrivacyModelKind::roberta},
+                                    [](PrivacyModelKind k) { return to_string(k); }),
+    "transformer (ours, over the GloVe rows), bert or roberta (model.path's encoder with a two-label classification "
+    "head, on its own tokenizer's ids; docs/privateai.md)");
+inline const Key<std::string> kModelPath =
+    text_key("model.path", "",
+             "bert, roberta: a Hugging Face folder (config.json, tokenizer.json, model.safetensors); without weights, a "
+             "random-init model of its config.json");
 inline const Key<std::int64_t> kModelLayers =
     integer_key("model.layers", TextClassifierOptions{}.layers, "Transformer layers (model.kind transformer)").at_least(1);
 inline const Key<std::int64_t> kModelHeads =

@@ -67,14 +67,7 @@ ConfigKeys teacher_keys() {
 ConfigKeys model_and_attack_keys() {
   return {
       ConfigKey::section("model", "the privacy-identification model every party trains").flow(),
-      ConfigKey::text("model.kind", "transformer",
-                      "transformer (ours, over the GloVe rows), bert or roberta (model.path's encoder with a two-label "
-                      "classification head, on its own tokenizer's ids; docs/privateai.md)")
-          .one_of({"transformer", "bert", "roberta"}),
-      ConfigKey::text("model.path", "",
-                      "bert, roberta: a Hugging Face folder (config.json, tokenizer.json, model.safetensors); without "
-                      "weights, a random-init model of its config.json"),
-      kModelLayers, kModelHeads, kModelFeedforward, kModelTrainEmbeddings, kAttackShadows,
+      kModelKind, kModelPath, kModelLayers, kModelHeads, kModelFeedforward, kModelTrainEmbeddings, kAttackShadows,
   };
 }
 
