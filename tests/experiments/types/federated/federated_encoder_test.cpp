@@ -137,6 +137,49 @@ sweep:
   CHECK(expected[0].front() == 101);  // [CLS]
 }
 
+TEST_CASE("federated, model.kind roberta: units are the byte-level BPE ids between <s> and </s>, cut as transformers cuts",
+          "[engine][privateai][encoder]") {
+  // The RoBERTa folder of configs/paper/privateai_encoders.yaml: GPT-2's pieces under RoBERTa's
+  // special tokens <s> = 0, <pad> = 1, </s> = 2 (scripts/make_privateai_encoders.sh).
+  const TempDir dir("embpriv_federated_encoder_roberta_test");
+  REQUIRE(std::system((std::string("'") + embpriv::source_dir() + "/scripts/make_privateai_encoders.sh' '" + dir.path.string() +
+                       "' > /dev/null")
+                          .c_str()) == 0);
+  const std::string tokenizer = dir / "privateai_roberta/tokenizer.json";
+  std::string long_text = "Contact jane.doe@example.com or call +1 (555) 123-4567";
+  for (int i = 0; i < 6; ++i) long_text += " and again, call +1 (555) 123-4567";
+  const std::vector<std::string> texts = {"Hello world, this is a short line", long_text, "caf\xe9 au lait at 10.0.0.1"};
+  std::string lines;
+  for (const std::string& text : texts) lines += utf8_lossy(text) + "\n";
+  write_file(dir / "texts.txt", lines);
+  const Outcome cli = run_binary("tokenize --special " + tokenizer + " < " + (dir / "texts.txt"), Capture::everything);
+  REQUIRE(cli.code == 0);
+  const std::vector<std::vector<std::int64_t>> expected = id_lines(cli.output);
+  REQUIRE(expected.size() == 3);
+  REQUIRE(expected[1].size() > 32);
+  EncodedUnits units;
+  units.texts = texts;
+  units.labels = at::zeros({3}, at::kDouble);
+  const EncodedUnits encoded = encoder_units(units, *load_tokenizer(tokenizer), 32, 1);
+  REQUIRE(encoded.ids.size(1) == 32);
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    std::vector<std::int64_t> want = expected[i];
+    if (want.size() > 32) {  // the text's first 30 ids between <s> and </s>
+      want.resize(31);
+      want.push_back(2);
+    }
+    CHECK(want.front() == 0);
+    std::vector<std::int64_t> got;
+    for (std::int64_t j = 0; j < 32; ++j) {
+      const std::int64_t id = encoded.ids[static_cast<std::int64_t>(i)][j].item<std::int64_t>();
+      if (id == 1) break;  // <pad>
+      got.push_back(id);
+    }
+    INFO("text " << i);
+    CHECK(got == want);
+  }
+}
+
 TEST_CASE("federated, model.kind bert: bad input is one error naming the key, before any row",
           "[engine][privateai][encoder]") {
   ExperimentRun run("embpriv_federated_encoder_bad_test");
