@@ -1,9 +1,10 @@
 # embpriv: the two entry points of README.md, plus build and bench.
 #   make demo   installs what is missing, builds, runs the theory checks at d = 4096, a paper
 #               sweep, KNN inversion of GloVe word embeddings of real sentences, ObfusLM
-#               on the stories260K language model, the inversion table on stories260K
-#               converted to a Hugging Face folder (by the build: build/stories260K-hf), and
-#               PrivateAI on real e-mails
+#               on the stories260K language model, ObfusLM's classification task on a
+#               random-init BERT trained here on the sentiment sentences, the inversion table
+#               on stories260K converted to a Hugging Face folder (by the build:
+#               build/stories260K-hf), and PrivateAI on real e-mails
 #   make test   installs what is missing, builds, runs every test (ctest)
 #   make sanitize   the tests of core, mechanisms, data and metrics under ASan + UBSan (g++)
 #   make fuzz       every libFuzzer target of fuzz/ for FUZZ_SECONDS each (clang; --fuzz set-up)
@@ -33,6 +34,7 @@ demo: build
 	$(BUILD)/embpriv run configs/paper/mechanisms_vs_epsilon.yaml --overwrite
 	$(BUILD)/embpriv run configs/inversion_glove.yaml --overwrite
 	$(BUILD)/embpriv run configs/obfuslm_stories260k.yaml --overwrite
+	$(BUILD)/embpriv run configs/obfuslm_classification_demo.yaml --overwrite
 	$(BUILD)/embpriv run configs/inversion_stories260k_hf.yaml --overwrite data.model=$(BUILD)/stories260K-hf
 	$(BUILD)/embpriv run configs/privateai_demo.yaml --overwrite
 

@@ -23,6 +23,9 @@ AxisConvention axis_convention(const std::string& y, bool curve) {
                            "agreement", "share"}) {
     convention.probability |= contains(y, part);
   }
+  // A drop (accuracy_drop: clean minus obfuscated) is a difference of two probabilities: small,
+  // possibly negative, drawn on its own scale.
+  if (contains(y, "_drop")) convention.probability = false;
   if (starts_with(y, "auc") || contains(y, "_auc")) {
     convention.references.push_back({"chance (AUC 0.5)", 0.5});
   } else if (contains(y, "balanced_accuracy") || starts_with(y, "sentiment_accuracy") ||

@@ -9,6 +9,7 @@
 #include "attacks/obfuslm_measures.h"
 #include "core/rng.h"
 #include "data/tables/data_paths.h"
+#include "experiments/types/obfuslm/obfuslm_classification.h"
 #include "experiments/types/obfuslm/obfuslm_keys.h"
 #include "experiments/types/obfuslm/obfuslm_memory.h"
 #include "experiments/types/shared/inversion_data.h"
@@ -25,6 +26,7 @@ struct ObfuslmSettings {
   std::int64_t vocabulary_sample, anonymity_clusters, anonymity_trials, generate;
   double confidence;
   std::string prompt;
+  std::string task;  // vocabulary | classification (experiments/types/obfuslm/obfuslm_classification.h)
 };
 
 ObfuslmSettings read_settings(const YAML::Node& c) {
@@ -43,6 +45,7 @@ ObfuslmSettings read_settings(const YAML::Node& c) {
   s.prompt = kPrompt(c);
   s.options.normalization = kNormalization(c);
   s.options.order = kOrder(c);
+  s.task = point_value<std::string>(c, "task");
   return s;
 }
 
@@ -52,18 +55,39 @@ std::string table_key(const InversionSettings& d) {
 }
 
 ConfigKeys obfuslm_keys() {
-  return {
+  ConfigKeys keys = {
+      ConfigKey::text("task", "vocabulary",
+                      "vocabulary: the attacks on data.vocabulary's obfuscated rows and their utility; classification: "
+                      "an encoder classifier (classifier.*) served obfuscated word embeddings (the paper's "
+                      "classification task)")
+          .one_of({"vocabulary", "classification"}),
       vocabulary_key::kVocabulary.with_help("stories260k (the llama2.c model's 512 tokens) or glove"),
       vocabulary_key::kModel, vocabulary_key::kTokenizer, vocabulary_key::kGlove, obfuslm_key::kGloveWords,
       vocabulary_key::kSentences.with_help("the client's private text (stream attack)"), vocabulary_key::kMaxSentences,
       obfuslm_key::kK, obfuslm_key::kEpsilon, obfuslm_key::kThreshold, obfuslm_key::kNormalization, obfuslm_key::kOrder,
       vocabulary_key::kK.with_help("guesses per row (top-1 and top-k recovery)"), obfuslm_key::kVocabularySample,
       obfuslm_key::kAnonymityClusters, obfuslm_key::kAnonymityTrials, obfuslm_key::kConfidence,
-      vocabulary_key::kTrainSentences.with_help("glove: the sentiment classifier's training sentences ([] to skip)"),
+      vocabulary_key::kTrainSentences.with_help(
+          "glove: the sentiment classifier's training sentences ([] to skip); task classification: the encoder "
+          "classifier's, also InvBert's public text"),
       ConfigKey::section("language_model", "stories260k: texts the clean model writes, read by the obfuscated model"),
       vocabulary_key::kTexts.with_help("texts sampled"), vocabulary_key::kTokens, vocabulary_key::kTemperature,
       obfuslm_key::kGenerate, obfuslm_key::kPrompt,
   };
+  for (ConfigKey& key : obfuslm_classification_keys()) keys.push_back(std::move(key));
+  return keys;
+}
+
+// Every declared column a row's path left unset, as NaN (or ""): the columns of the other task.
+PointResult with_unset_columns(PointResult result, const std::vector<std::string>& numbers,
+                               const std::vector<std::string>& strings) {
+  for (const std::string& column : numbers) {
+    if (!result.numbers.count(column)) result.set(column, std::nan(""));
+  }
+  for (const std::string& column : strings) {
+    if (!result.strings.count(column)) result.set(column, std::string());
+  }
+  return result;
 }
 
 // EmbedCluster depends on the table, k, beta and the visiting order, not on eps: a sweep over
@@ -210,6 +234,7 @@ class ObfuslmExperiment final : public ExperimentType {
 
   void check_point(const YAML::Node& config, const MechanismRegistry&) const override {
     const ObfuslmSettings s = read_settings(config);
+    if (s.task == "classification") return check_classification_point(config);
     std::vector<std::pair<std::string, std::string>> files = {{vocabulary_key::kSentences.path(), s.data.sentences}};
     if (s.data.vocabulary == Vocabulary::glove) {
       files.emplace_back(vocabulary_key::kGlove.path(), s.data.glove);
@@ -222,18 +247,21 @@ class ObfuslmExperiment final : public ExperimentType {
   }
 
   std::vector<std::string> number_columns() const override {
-    return {"k", "epsilon", "threshold", "vocabulary_size", "clusters", "mean_cluster_size", "singleton_share",
+    std::vector<std::string> columns = {"k", "epsilon", "threshold", "vocabulary_size", "clusters", "mean_cluster_size", "singleton_share",
             "vocab_top1_recovery", "vocab_topk_recovery", "stream_top1_recovery", "stream_topk_recovery",
             "stream_rouge_l", "anonymity_pairs", "anonymity_accuracy", "anonymity_eps_lower_median",
             "anonymity_eps_lower_max", "anonymity_share_above_claim", "mean_cosine", "mean_norm_ratio",
             "max_abs_weight", "negative_weight_sums", "lm_next_token_agreement", "lm_perplexity_clean",
             "lm_perplexity_obfuscated", "sentiment_accuracy_clean", "sentiment_accuracy_obfuscated"};
+    for (const std::string& column : classification_number_columns()) columns.push_back(column);
+    return columns;
   }
   std::vector<std::string> string_columns() const override { return {"vocabulary", "normalization", "generated_text"}; }
 
   MemoryEstimate estimate_memory(const YAML::Node& config) const override { return obfuslm_memory(config); }
   double estimate_seconds(const YAML::Node& config) const override {
     const ObfuslmSettings s = read_settings(config);
+    if (s.task == "classification") return classification_seconds(config);
     // stories260k: a fixed part plus a rate per token the clean model writes and the obfuscated
     // one reads, from two runs at 8 x 48 tokens a row: configs/paper/obfuslm_stories260k.yaml
     // ran 112 rows in 98 s (0.88 s a row, docs/obfuslm.md) and configs/obfuslm_stories260k.yaml
@@ -289,6 +317,19 @@ class ObfuslmExperiment final : public ExperimentType {
       }
     }
     if (is_swept(eps)) {
+      // Task classification (all NaN, so skipped, under task vocabulary): the accuracy lost to
+      // obfuscation per k, and InvBert's recovery on the same rows.
+      for (PlotRequest request : std::vector<PlotRequest>{
+               {"drop", eps, "accuracy_drop", groups_without(eps), "", true, false,
+                "classifier accuracy lost to obfuscation, inference only (clean minus obfuscated)", "", ""},
+               {"drop_finetuned", eps, "accuracy_drop_finetuned", groups_without(eps),
+                "", true, false, "accuracy lost after fine-tuning on obfuscated ids (the paper's setting)", "", ""},
+               {"invbert", eps, "invbert_stream_top1", groups_without(eps),
+                "stream_top1_recovery", true, false, "InvBert top-1 token recovery (dashed: KNN)", "", ""}}) {
+        request.page = "classification";
+        request.theory_label = "KNN";
+        plots.push_back(request);
+      }
       PlotRequest anonymity{"anonymity", eps, "anonymity_eps_lower_max",
                             groups_without(eps), "epsilon", true, true,
                             "anonymity game: largest eps lower bound over pairs (dashed: claimed eps)", "", ""};
@@ -305,6 +346,9 @@ class ObfuslmExperiment final : public ExperimentType {
 
   PointResult run_point(const PointInput& input) const override {
     const ObfuslmSettings s = read_settings(input.config);
+    if (s.task == "classification") {
+      return with_unset_columns(run_classification_point(input, s.options), number_columns(), string_columns());
+    }
     input.phases.start("load");
     const InversionData& data = load_inversion_data(s.data, input.cache);
     const PrivateText text = encode_sentences(data, s.data, data.sentences, static_cast<std::size_t>(s.data.max_sentences));
@@ -325,7 +369,7 @@ class ObfuslmExperiment final : public ExperimentType {
     input.phases.start("sentiment_utility");
     m.sentiment = sentiment_utility(data, s, text, v);
     input.phases.stop();
-    return point_result(s, data, text.table, clusters, v, m);
+    return with_unset_columns(point_result(s, data, text.table, clusters, v, m), number_columns(), string_columns());
   }
 };
 

