@@ -20,6 +20,7 @@
 #include "data/tables/data_paths.h"
 #include "data/tokenizers/unicode_categories.h"
 #include "experiments/types/federated/federated_encoder.h"
+#include "models/encoder_training.h"
 #include "tests/test_binary.h"
 #include "tests/test_run.h"
 #include "tests/test_temp_dir.h"
@@ -178,6 +179,49 @@ TEST_CASE("federated, model.kind roberta: units are the byte-level BPE ids betwe
     INFO("text " << i);
     CHECK(got == want);
   }
+}
+
+TEST_CASE("federated, model.kind bert: a folder's weights are read, and a BertModel without a head gets one per seed",
+          "[engine][privateai][encoder]") {
+  const TempDir dir("embpriv_federated_encoder_weights_test");
+  // A BertModel folder (encoder and pooler, no classifier) of the test's sizes, written with
+  // random weights (seed 3) beside bert-base-uncased's tokenizer.
+  HfEncoderConfig config;
+  config.model_type = "bert";
+  config.vocab_size = 30522;
+  config.hidden_size = 32;
+  config.intermediate_size = 64;
+  config.num_hidden_layers = 1;
+  config.num_attention_heads = 2;
+  config.max_position_embeddings = 32;
+  const HfEncoderWeights saved = random_hf_encoder(config, 3);
+  save_hf_encoder(saved, dir / "bert");
+  write_bert_tokenizer(dir / "bert/tokenizer.json");
+  const EncoderModelSettings settings{PrivacyModelKind::bert, dir / "bert"};
+  check_encoder_model(settings, 32);
+  PrivateAiData data;
+  for (EncodedUnits* part : {&data.candidates, &data.proxy, &data.public_split, &data.test}) {
+    part->texts = {"mail jane@example.com", "see you at the meeting"};
+    part->labels = at::tensor({1.0, 0.0}, at::kDouble);
+  }
+  RunCache cache;
+  const EncoderRun& run = encoder_run(settings, data, 32, false, cache);
+  REQUIRE(run.loaded.has_value());
+  CHECK(run.units.test.ids[0][0].item<std::int64_t>() == 101);  // [CLS]
+  // The folder's encoder, the pooler included, is what every federation starts from; the head
+  // (2 x 32 + 2) is drawn from the federation's seed.
+  const at::Tensor a = encoder_federation_model(run, 1).shared_parameters();
+  const at::Tensor b = encoder_federation_model(run, 2).shared_parameters();
+  REQUIRE(a.size(0) == static_cast<std::int64_t>(kSharedParameters));
+  const std::int64_t body = a.size(0) - 66;
+  CHECK(at::equal(a.narrow(0, 0, body), b.narrow(0, 0, body)));
+  CHECK_FALSE(at::equal(a.narrow(0, body, 66), b.narrow(0, body, 66)));
+  CHECK(at::equal(a, encoder_federation_model(run, 1).shared_parameters()));
+  // The first shared tensor is the folder's position table (word embeddings frozen).
+  CHECK(at::equal(a.narrow(0, 0, 32 * 32), saved.position_embeddings.reshape({-1})));
+  const at::Tensor p = encoder_federation_model(run, 1).probabilities(run.units.test.ids);
+  CHECK(p.size(0) == 2);
+  CHECK(p.isfinite().all().item<bool>());
 }
 
 TEST_CASE("federated, model.kind bert: bad input is one error naming the key, before any row",
