@@ -63,6 +63,11 @@ MemoryEstimate federated_memory(const YAML::Node& config) {
                                                            kModelFeedforward.path(), kModelLayers.path()};
   m.what = "the GloVe table and the e-mails, " + std::to_string(s.clients) + " clients' models with Adam state, "
            "a batch's activations and the shadows' scores";
+  if (is_encoder) {  // the encoder's size comes from model.path's config.json, not model.layers
+    m.size_keys = {kClients.path(), kAttackShadows.path(), "model.path", "model.train_embeddings"};
+    m.what = "the GloVe table and the e-mails, the encoder's weights, " + std::to_string(s.clients) +
+             " clients' models with Adam state, a batch's activations and the shadows' scores";
+  }
   return m;
 }
 
