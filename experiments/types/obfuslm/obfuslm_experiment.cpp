@@ -10,6 +10,7 @@
 #include "core/rng.h"
 #include "data/tables/data_paths.h"
 #include "experiments/types/obfuslm/obfuslm_classification.h"
+#include "experiments/types/obfuslm/obfuslm_classification_keys.h"
 #include "experiments/types/obfuslm/obfuslm_keys.h"
 #include "experiments/types/obfuslm/obfuslm_memory.h"
 #include "experiments/types/shared/inversion_data.h"
@@ -26,7 +27,7 @@ struct ObfuslmSettings {
   std::int64_t vocabulary_sample, anonymity_clusters, anonymity_trials, generate;
   double confidence;
   std::string prompt;
-  std::string task;  // vocabulary | classification (experiments/types/obfuslm/obfuslm_classification.h)
+  obfuslm_key::Task task;  // vocabulary | classification (experiments/types/obfuslm/obfuslm_classification.h)
 };
 
 ObfuslmSettings read_settings(const YAML::Node& c) {
@@ -45,7 +46,7 @@ ObfuslmSettings read_settings(const YAML::Node& c) {
   s.prompt = kPrompt(c);
   s.options.normalization = kNormalization(c);
   s.options.order = kOrder(c);
-  s.task = point_value<std::string>(c, "task");
+  s.task = obfuslm_key::kTask(c);
   return s;
 }
 
@@ -56,11 +57,7 @@ std::string table_key(const InversionSettings& d) {
 
 ConfigKeys obfuslm_keys() {
   ConfigKeys keys = {
-      ConfigKey::text("task", "vocabulary",
-                      "vocabulary: the attacks on data.vocabulary's obfuscated rows and their utility; classification: "
-                      "an encoder classifier (classifier.*) served obfuscated word embeddings (the paper's "
-                      "classification task)")
-          .one_of({"vocabulary", "classification"}),
+      obfuslm_key::kTask,
       vocabulary_key::kVocabulary.with_help("stories260k (the llama2.c model's 512 tokens) or glove"),
       vocabulary_key::kModel, vocabulary_key::kTokenizer, vocabulary_key::kGlove, obfuslm_key::kGloveWords,
       vocabulary_key::kSentences.with_help("the client's private text (stream attack)"), vocabulary_key::kMaxSentences,
@@ -234,7 +231,7 @@ class ObfuslmExperiment final : public ExperimentType {
 
   void check_point(const YAML::Node& config, const MechanismRegistry&) const override {
     const ObfuslmSettings s = read_settings(config);
-    if (s.task == "classification") return check_classification_point(config);
+    if (s.task == obfuslm_key::Task::classification) return check_classification_point(config);
     std::vector<std::pair<std::string, std::string>> files = {{vocabulary_key::kSentences.path(), s.data.sentences}};
     if (s.data.vocabulary == Vocabulary::glove) {
       files.emplace_back(vocabulary_key::kGlove.path(), s.data.glove);
@@ -261,7 +258,7 @@ class ObfuslmExperiment final : public ExperimentType {
   MemoryEstimate estimate_memory(const YAML::Node& config) const override { return obfuslm_memory(config); }
   double estimate_seconds(const YAML::Node& config) const override {
     const ObfuslmSettings s = read_settings(config);
-    if (s.task == "classification") return classification_seconds(config);
+    if (s.task == obfuslm_key::Task::classification) return classification_seconds(config);
     // stories260k: a fixed part plus a rate per token the clean model writes and the obfuscated
     // one reads, from two runs at 8 x 48 tokens a row: configs/paper/obfuslm_stories260k.yaml
     // ran 112 rows in 98 s (0.88 s a row, docs/obfuslm.md) and configs/obfuslm_stories260k.yaml
@@ -346,7 +343,7 @@ class ObfuslmExperiment final : public ExperimentType {
 
   PointResult run_point(const PointInput& input) const override {
     const ObfuslmSettings s = read_settings(input.config);
-    if (s.task == "classification") {
+    if (s.task == obfuslm_key::Task::classification) {
       return with_unset_columns(run_classification_point(input, s.options), number_columns(), string_columns());
     }
     input.phases.start("load");

@@ -7,6 +7,7 @@
 #include "experiments/engine/experiment_type.h"
 #include "experiments/types/obfuslm/obfuslm_keys.h"
 #include "experiments/types/obfuslm/obfuslm_classification.h"
+#include "experiments/types/obfuslm/obfuslm_classification_keys.h"
 #include "experiments/types/shared/vocabulary_memory.h"
 
 namespace embpriv {
@@ -34,23 +35,24 @@ MemoryEstimate obfuslm_memory(const YAML::Node& config) {
   const std::int64_t texts = vocabulary_key::kTexts(config), tokens = vocabulary_key::kTokens(config);
   MemoryEstimate m;
   double V = 0, d = 0, model = 0;
-  if (point_value<std::string>(config, "task") == "classification") {
+  if (obfuslm_key::kTask(config) == obfuslm_key::Task::classification) {
     // The classifier (obfuslm_classification.h): float32 weights kept in the run's cache (the
     // clean model), and at a row's peak the server's copy, its fine-tuned copy with Adam's two
     // moments and gradients, and InvBert's output over the vocabulary (logits, their gradient
     // and softmax for 32 texts of max_length tokens; its own output weights are counted with
     // them).
     const ClassifierShape shape = classifier_shape(config);
-    const auto length = point_value<std::int64_t>(config, "classifier.max_length");
+    const std::int64_t length = obfuslm_key::kClassifierMaxLength(config);
     V = static_cast<double>(shape.vocab);
     d = static_cast<double>(shape.hidden);
     const double weights = static_cast<double>(shape.parameters) * 4.0;
     m.shared_bytes = weights;
-    m.shared_key = "obfuslm_classifier|" + point_value<std::string>(config, "classifier.model");
+    m.shared_key = "obfuslm_classifier|" + obfuslm_key::kClassifierModel(config);
     m.shared_per_seed = true;
     constexpr double kInvBertBatch = 32, kInvBertWidth = 128;
     model = 5 * weights + kInvBertBatch * static_cast<double>(length) * V * 4.0 * 3 + V * (kInvBertWidth + d) * 4.0 * 4;
-    m.size_keys = {"classifier.hidden", "classifier.max_length", "obfuscation.k", "attack.anonymity_trials"};
+    m.size_keys = {obfuslm_key::kClassifierHidden.path(), obfuslm_key::kClassifierMaxLength.path(), obfuslm_key::kK.path(),
+                   obfuslm_key::kAnonymityTrials.path()};
   } else if (vocabulary == Vocabulary::glove) {
     const std::int64_t words = kGloveWords(config);
     V = static_cast<double>(glove_rows(words));
