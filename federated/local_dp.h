@@ -37,7 +37,9 @@ const char* to_string(EpsilonBudget budget);
 struct LocalDpOptions {
   bool enabled = true;  // false: clients send their models as they are (no clipping, no noise)
   double epsilon = 1.0;
-  double delta = 1e-5;     // PrivateAI: 1 / |S|, S the union of the clients' data
+  // No default of its own: the caller gives delta in (0, 1) (PrivateAI: 1 / |S|, S the union of
+  // the clients' data); 0, "not given", is refused by calibrated_sigma.
+  double delta = 0;
   double clip_norm = 1.0;  // theta
   ClipTarget clip = ClipTarget::parameters;
   NoiseCalibration calibration = NoiseCalibration::classic;

@@ -109,7 +109,9 @@ inline const TrainKeys kLocal("local", 2, "1.0e-3", "each client's training");
 
 // dp.*: each client's local DP (federated/local_dp.h).
 inline const Key<bool> kDpEnabled = boolean_key("dp.enabled", LocalDpOptions{}.enabled, "false: no local DP");
-inline const Key<double> kDpDelta = number_key("dp.delta", "0", "0: 1/|S|, the paper's choice").at_least(0).below(1);
+// dp.delta 0 is LocalDpOptions' "not given", which the run resolves to 1/|S| (the paper's choice).
+inline const Key<double> kDpDelta =
+    number_key("dp.delta", LocalDpOptions{}.delta, "0", "0: 1/|S|, the paper's choice").at_least(0).below(1);
 inline const Key<double> kDpClipNorm = number_key("dp.clip_norm", LocalDpOptions{}.clip_norm, "1.0", "theta").above(0);
 inline const ChoiceKey<std::optional<ClipTarget>> kDpClip =
     choice_key("dp.clip", std::optional<ClipTarget>(), published_or<ClipTarget>({ClipTarget::parameters, ClipTarget::update}),
