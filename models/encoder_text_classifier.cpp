@@ -7,47 +7,24 @@
 #include <vector>
 
 #include "core/error.h"
+#include "models/hf_encoder_tensors.h"
 
 namespace embpriv {
 namespace {
-
-// Every tensor of the weights in one fixed order (embeddings, layers in order, pooler, head):
-// the layout of the shared parameters. word: whether it is the word-embedding matrix.
-struct WeightSlot {
-  at::Tensor* tensor;
-  bool word;
-};
-
-std::vector<WeightSlot> weight_slots(HfEncoderWeights& w) {
-  std::vector<WeightSlot> out = {{&w.word_embeddings, true},
-                                 {&w.position_embeddings, false},
-                                 {&w.token_type_embeddings, false},
-                                 {&w.embeddings_norm, false},
-                                 {&w.embeddings_norm_bias, false}};
-  for (HfEncoderLayer& L : w.layers) {
-    for (at::Tensor* t : {&L.query, &L.query_bias, &L.key, &L.key_bias, &L.value, &L.value_bias, &L.attention_out,
-                          &L.attention_out_bias, &L.attention_norm, &L.attention_norm_bias, &L.intermediate,
-                          &L.intermediate_bias, &L.output, &L.output_bias, &L.output_norm, &L.output_norm_bias}) {
-      out.push_back({t, false});
-    }
-  }
-  for (at::Tensor* t : {&w.pooler, &w.pooler_bias, &w.head_dense, &w.head_dense_bias, &w.classifier, &w.classifier_bias}) {
-    if (t->defined()) out.push_back({t, false});
-  }
-  return out;
-}
 
 class EncoderNet final : public TextClassifierNet {
  public:
   // Takes float32 copies of the shared weights, which require gradients; a frozen word-embedding
   // matrix is never written, so the clones of a model share it.
   EncoderNet(const HfEncoderWeights& weights, const EncoderClassifierOptions& o) : w_(weights), options_(o) {
-    for (const WeightSlot& slot : weight_slots(w_)) {
-      if (slot.word && !o.train_embeddings) {
-        *slot.tensor = slot.tensor->detach().to(at::kFloat);
+    // The shared parameters are the tensors in the order of hf_encoder_tensors
+    // (models/hf_encoder_tensors.h), the word embeddings left out unless they are trained.
+    for (const HfEncoderTensor& t : hf_encoder_tensors(w_)) {
+      if (t.tensor == &w_.word_embeddings && !o.train_embeddings) {
+        *t.tensor = t.tensor->detach().to(at::kFloat);
       } else {
-        *slot.tensor = slot.tensor->detach().to(at::kFloat).clone();
-        shared_.push_back(slot.tensor->requires_grad_(true));
+        *t.tensor = t.tensor->detach().to(at::kFloat).clone();
+        shared_.push_back(t.tensor->requires_grad_(true));
       }
     }
   }

@@ -12,58 +12,10 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "data/tables/embedding_formats.h"
+#include "models/hf_encoder_tensors.h"
 
 namespace embpriv {
 namespace {
-
-// Every tensor of the weights with its transformers name (without the task prefix) and whether
-// it belongs to layer `layer` (-1: embeddings, num_layers: pooler and head).
-struct NamedTensor {
-  std::string name;
-  at::Tensor* tensor;
-  std::int64_t layer;
-};
-
-std::vector<NamedTensor> named_tensors(HfEncoderWeights& w) {
-  std::vector<NamedTensor> out = {{"embeddings.word_embeddings.weight", &w.word_embeddings, -1},
-                                  {"embeddings.position_embeddings.weight", &w.position_embeddings, -1},
-                                  {"embeddings.token_type_embeddings.weight", &w.token_type_embeddings, -1},
-                                  {"embeddings.LayerNorm.weight", &w.embeddings_norm, -1},
-                                  {"embeddings.LayerNorm.bias", &w.embeddings_norm_bias, -1}};
-  for (std::size_t l = 0; l < w.layers.size(); ++l) {
-    HfEncoderLayer& L = w.layers[l];
-    const std::string p = "encoder.layer." + std::to_string(l) + ".";
-    const auto layer = static_cast<std::int64_t>(l);
-    for (const auto& [name, t] : std::vector<std::pair<std::string, at::Tensor*>>{
-             {"attention.self.query.weight", &L.query}, {"attention.self.query.bias", &L.query_bias},
-             {"attention.self.key.weight", &L.key}, {"attention.self.key.bias", &L.key_bias},
-             {"attention.self.value.weight", &L.value}, {"attention.self.value.bias", &L.value_bias},
-             {"attention.output.dense.weight", &L.attention_out}, {"attention.output.dense.bias", &L.attention_out_bias},
-             {"attention.output.LayerNorm.weight", &L.attention_norm}, {"attention.output.LayerNorm.bias", &L.attention_norm_bias},
-             {"intermediate.dense.weight", &L.intermediate}, {"intermediate.dense.bias", &L.intermediate_bias},
-             {"output.dense.weight", &L.output}, {"output.dense.bias", &L.output_bias},
-             {"output.LayerNorm.weight", &L.output_norm}, {"output.LayerNorm.bias", &L.output_norm_bias}}) {
-      out.push_back({p + name, t, layer});
-    }
-  }
-  const auto top = static_cast<std::int64_t>(w.layers.size());
-  if (w.pooler.defined()) {
-    out.push_back({"pooler.dense.weight", &w.pooler, top});
-    out.push_back({"pooler.dense.bias", &w.pooler_bias, top});
-  }
-  const bool bert = w.config.model_type == "bert";
-  if (w.head_dense.defined()) {
-    out.push_back({"classifier.dense.weight", &w.head_dense, top});
-    out.push_back({"classifier.dense.bias", &w.head_dense_bias, top});
-  }
-  if (w.classifier.defined()) {
-    out.push_back({bert ? "classifier.weight" : "classifier.out_proj.weight", &w.classifier, top});
-    out.push_back({bert ? "classifier.bias" : "classifier.out_proj.bias", &w.classifier_bias, top});
-  }
-  return out;
-}
-
-bool is_head(const std::string& name) { return name.rfind("classifier.", 0) == 0; }
 
 // A padded batch [B, T] of texts (cut to max_length) and its attention mask.
 std::pair<at::Tensor, at::Tensor> pad_batch(const std::vector<std::vector<std::int64_t>>& texts,
@@ -128,10 +80,10 @@ HfEncoderWeights random_hf_encoder(const HfEncoderConfig& config, std::uint64_t 
   }
   // _init_weights: normal(0, initializer_range) for every Linear and Embedding weight, in the
   // order of the names; LayerNorms and biases keep 1 and 0.
-  std::vector<NamedTensor> tensors = named_tensors(w);
-  std::sort(tensors.begin(), tensors.end(), [](const NamedTensor& a, const NamedTensor& b) { return a.name < b.name; });
+  std::vector<HfEncoderTensor> tensors = hf_encoder_tensors(w);
+  std::sort(tensors.begin(), tensors.end(), [](const HfEncoderTensor& a, const HfEncoderTensor& b) { return a.name < b.name; });
   Rng rng(seed, 0);
-  for (const NamedTensor& t : tensors) {
+  for (const HfEncoderTensor& t : tensors) {
     const bool matrix = t.tensor->dim() == 2;
     if (!matrix) continue;
     float* data = t.tensor->data_ptr<float>();
@@ -186,9 +138,9 @@ std::vector<double> train_encoder_classifier(HfEncoderWeights& w, const std::vec
   // Trainable float32 copies; the others float32 too (the forward reads them every step).
   std::vector<at::Tensor> parameters;
   const std::int64_t first_trained = o.train_layers < 0 ? -1 : c.num_hidden_layers - o.train_layers;
-  for (const NamedTensor& t : named_tensors(w)) {
+  for (const HfEncoderTensor& t : hf_encoder_tensors(w)) {
     *t.tensor = t.tensor->to(at::kFloat).clone();
-    if (t.layer >= first_trained || is_head(t.name)) parameters.push_back(t.tensor->requires_grad_(true));
+    if (t.layer >= first_trained || is_classification_head_tensor(t.name)) parameters.push_back(t.tensor->requires_grad_(true));
   }
   const HfEncoderModel model(w);  // shares the tensors above
   torch::optim::Adam adam(parameters, torch::optim::AdamOptions(o.learning_rate));
@@ -253,8 +205,8 @@ void save_hf_encoder(const HfEncoderWeights& weights, const std::string& folder)
   std::ofstream(std::filesystem::path(folder) / "config.json") << config.dump(2) << "\n";
   const std::string prefix = c.sequence_classification ? (bert ? "bert." : "roberta.") : "";
   std::vector<std::pair<std::string, at::Tensor>> tensors;
-  for (const NamedTensor& t : named_tensors(w)) {
-    tensors.emplace_back((is_head(t.name) ? "" : prefix) + t.name, t.tensor->detach().to(at::kFloat).contiguous());
+  for (const HfEncoderTensor& t : hf_encoder_tensors(w)) {
+    tensors.emplace_back((is_classification_head_tensor(t.name) ? "" : prefix) + t.name, t.tensor->detach().to(at::kFloat).contiguous());
   }
   write_safetensors((std::filesystem::path(folder) / "model.safetensors").string(), tensors);
   if (w.pooling != EncoderPooling::mean) {
