@@ -287,4 +287,8 @@ TEST_CASE("bad HF checkpoints and data stop the run before any row, naming the f
   // Positions too few for language_model.tokens failed every row (exit 1): refused before them.
   expect_one_error(run_rows(short_context, "", true), "language_model.tokens 16 needs 17 positions, but data.model '" +
                                                           short_context + "' has 4 (max_position_embeddings");
+  // The same for obfuslm, whose clean model writes language_model.texts of that many tokens.
+  expect_one_error(run_binary("-q run " + obfuslm + " data.model=" + short_context + " --dry-run --no-plot --out " +
+                                  (dir / "o.h5"), Capture::errors),
+                   "language_model.tokens 48 needs 49 positions, but data.model '" + short_context + "' has 4");
 }

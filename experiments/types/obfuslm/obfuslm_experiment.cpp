@@ -15,6 +15,7 @@
 #include "experiments/types/obfuslm/obfuslm_memory.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/sentiment_utility.h"
+#include "experiments/types/shared/vocabulary_memory.h"
 #include "metrics/similarity.h"
 #include "experiments/types/shared/data_keys.h"
 
@@ -241,6 +242,9 @@ class ObfuslmExperiment final : public ExperimentType {
       files.emplace_back(vocabulary_key::kTokenizer.path(), s.data.tokenizer);
     }
     check_data_files(files);
+    // The texts the clean model writes must fit its positions: refused here, before any row.
+    if (s.data.vocabulary != Vocabulary::glove && s.data.stories > 0)
+      check_language_model_positions(s.data.model, s.data.story_tokens);
   }
 
   std::vector<std::string> number_columns() const override {
