@@ -18,6 +18,7 @@
 #include "experiments/types/obfuslm/classifier_tokenizer.h"
 #include "experiments/types/obfuslm/obfuslm_classification_keys.h"
 #include "experiments/types/obfuslm/obfuslm_keys.h"
+#include "experiments/types/obfuslm/obfuslm_server_attacks.h"
 #include "experiments/types/shared/vocabulary_keys.h"
 #include "metrics/recovery.h"
 #include "metrics/similarity.h"
@@ -36,8 +37,8 @@ struct ClassificationSettings {
   std::vector<std::string> train_sentences;
   std::int64_t max_sentences, layers, hidden, heads, feedforward, max_length, epochs, batch_size, finetune_epochs;
   double learning_rate;
-  std::int64_t attack_k, vocabulary_sample, anonymity_clusters, anonymity_trials, invbert_epochs;
-  double confidence;
+  std::int64_t attack_k, invbert_epochs;
+  ServerAttackSettings attack;  // attack.* (obfuslm_server_attacks.h)
   std::string device;
   bool random() const { return model == "random"; }
 };
@@ -61,10 +62,7 @@ ClassificationSettings read_classification_settings(const YAML::Node& c) {
   s.finetune_epochs = kClassifierFinetuneEpochs(c);
   s.learning_rate = kClassifierLearningRate(c);
   s.attack_k = vocabulary_key::kK(c);
-  s.vocabulary_sample = kVocabularySample(c);
-  s.anonymity_clusters = kAnonymityClusters(c);
-  s.anonymity_trials = kAnonymityTrials(c);
-  s.confidence = kConfidence(c);
+  s.attack = read_server_attack_settings(c);
   s.invbert_epochs = kInvBertEpochs(c);
   s.device = c["device"] && c["device"].IsScalar() ? c["device"].as<std::string>() : "cpu";
   return s;
@@ -425,36 +423,15 @@ PointResult run_classification_point(const PointInput& input, const ObfuscationO
   for (const Stream* stream : {&train, &test}) {
     for (std::int64_t id : stream->flat) used[id] = !is_special[id];
   }
-  const Recovery rows = attack_obfuscated_rows(v, table, special, attacked, s.attack_k, s.vocabulary_sample,
-                                               derive_seed(input.point.seed, input.point.point_id, "attack_sample"));
-  const Recovery knn = attack_token_stream(v, table, special, s.attack_k, test.flat, test.spans);
-  const AnonymityGame game = anonymity_game(v, table, options, s.anonymity_clusters, s.anonymity_trials, s.confidence,
-                                            derive_seed(input.point.seed, input.point.point_id, "anonymity"));
+  const ServerAttacks attacks =
+      run_server_attacks(v, table, special, attacked, s.attack_k, s.attack, options, {test.flat, test.spans}, input.point);
+  const Recovery& knn = attacks.stream;
   input.phases.start("invbert");
   const Recovery invbert = invbert_attack(s, table, special, clusters, options, train, test, v, input.point);
   input.phases.stop();
 
-  std::int64_t singletons = 0;
-  for (std::int64_t c = 0; c < clusters.count(); ++c) singletons += clusters.size(c) == 1;
   PointResult result;
-  const double rows_count = static_cast<double>(V);
-  result.set("k", static_cast<double>(options.k));
-  result.set("epsilon", options.epsilon);
-  result.set("threshold", options.threshold);
-  result.set("vocabulary_size", rows_count);
-  result.set("clusters", static_cast<double>(clusters.count()));
-  result.set("mean_cluster_size", rows_count / static_cast<double>(clusters.count()));
-  result.set("singleton_share", static_cast<double>(singletons) / static_cast<double>(clusters.count()));
-  result.set("vocab_top1_recovery", rows.top1);
-  result.set("vocab_topk_recovery", rows.topk);
-  result.set("stream_top1_recovery", knn.top1);
-  result.set("stream_topk_recovery", knn.topk);
-  result.set("stream_rouge_l", knn.rouge_l);
-  result.set("anonymity_pairs", static_cast<double>(game.pairs));
-  result.set("anonymity_accuracy", game.accuracy);
-  result.set("anonymity_eps_lower_median", game.lower_bound_median);
-  result.set("anonymity_eps_lower_max", game.lower_bound_max);
-  result.set("anonymity_share_above_claim", game.share_above_claim);
+  set_server_attack_columns(result, options, V, clusters, attacks);
   // Over the ordinary tokens: the padding row of a random-init BERT is zero (no cosine).
   const at::Tensor ordinary = (~special).nonzero().reshape(-1);
   const at::Tensor clean_rows = table.index_select(0, ordinary), obfuscated_rows = v.obfuscated_embedding.index_select(0, ordinary);

@@ -13,6 +13,7 @@
 #include "experiments/types/obfuslm/obfuslm_classification_keys.h"
 #include "experiments/types/obfuslm/obfuslm_keys.h"
 #include "experiments/types/obfuslm/obfuslm_memory.h"
+#include "experiments/types/obfuslm/obfuslm_server_attacks.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/sentiment_utility.h"
 #include "experiments/types/shared/vocabulary_memory.h"
@@ -25,8 +26,8 @@ namespace {
 struct ObfuslmSettings {
   InversionSettings data;  // data.*, language_model.*, utility.* (the keys type `inversion` has too)
   ObfuscationOptions options;
-  std::int64_t vocabulary_sample, anonymity_clusters, anonymity_trials, generate;
-  double confidence;
+  ServerAttackSettings attack;  // attack.* (obfuslm_server_attacks.h)
+  std::int64_t generate;
   std::string prompt;
   obfuslm_key::Task task;  // vocabulary | classification (experiments/types/obfuslm/obfuslm_classification.h)
 };
@@ -39,10 +40,7 @@ ObfuslmSettings read_settings(const YAML::Node& c) {
   s.options.k = kK(c);
   s.options.epsilon = kEpsilon(c);
   s.options.threshold = kThreshold(c);
-  s.vocabulary_sample = kVocabularySample(c);
-  s.anonymity_clusters = kAnonymityClusters(c);
-  s.anonymity_trials = kAnonymityTrials(c);
-  s.confidence = kConfidence(c);
+  s.attack = read_server_attack_settings(c);
   s.generate = kGenerate(c);
   s.prompt = kPrompt(c);
   s.options.normalization = kNormalization(c);
@@ -101,11 +99,6 @@ const Clusters& cached_clusters(RunCache& cache, const std::string& table_key, c
 }
 
 // The server's attacks on what it receives.
-struct ServerAttacks {
-  Recovery rows, stream;
-  AnonymityGame game;
-};
-
 ServerAttacks server_attacks(const InversionData& data, const ObfuslmSettings& s, const PrivateText& text,
                              const ObfuscatedVocabulary& v, const GridPoint& point) {
   const at::Tensor& table = text.table;
@@ -115,13 +108,8 @@ ServerAttacks server_attacks(const InversionData& data, const ObfuslmSettings& s
   for (std::size_t id = 0; id < data.byte_tokens.size(); ++id) {
     if (data.byte_tokens[id]) attacked[static_cast<std::int64_t>(id)] = false;
   }
-  ServerAttacks a;
-  a.rows = attack_obfuscated_rows(v, table, text.special, attacked, s.data.k, s.vocabulary_sample,
-                                  derive_seed(point.seed, point.point_id, "attack_sample"));
-  a.stream = attack_token_stream(v, table, text.special, s.data.k, text.flat, text.spans);
-  a.game = anonymity_game(v, table, s.options, s.anonymity_clusters, s.anonymity_trials, s.confidence,
-                          derive_seed(point.seed, point.point_id, "anonymity"));
-  return a;
+  return run_server_attacks(v, table, text.special, attacked, s.data.k, s.attack, s.options, {text.flat, text.spans},
+                            point);
 }
 
 // The language model's utility through the client/server flow (stories260k): texts the clean
@@ -175,32 +163,13 @@ PointResult point_result(const ObfuslmSettings& s, const InversionData& data, co
     for (double value : values) sum += value;
     return values.empty() ? std::nan("") : sum / static_cast<double>(values.size());
   };
-  std::int64_t singletons = 0;
-  for (std::int64_t c = 0; c < clusters.count(); ++c) singletons += clusters.size(c) == 1;
   const Recovery& rows = m.attacks.rows;
   const Recovery& stream = m.attacks.stream;
   const AnonymityGame& game = m.attacks.game;
   const LanguageModelUtility& lm = m.model.lm;
 
   PointResult result;
-  const double V = static_cast<double>(table.size(0));
-  result.set("k", static_cast<double>(s.options.k));
-  result.set("epsilon", s.options.epsilon);
-  result.set("threshold", s.options.threshold);
-  result.set("vocabulary_size", V);
-  result.set("clusters", static_cast<double>(clusters.count()));
-  result.set("mean_cluster_size", V / static_cast<double>(clusters.count()));
-  result.set("singleton_share", static_cast<double>(singletons) / static_cast<double>(clusters.count()));
-  result.set("vocab_top1_recovery", rows.top1);
-  result.set("vocab_topk_recovery", rows.topk);
-  result.set("stream_top1_recovery", stream.top1);
-  result.set("stream_topk_recovery", stream.topk);
-  result.set("stream_rouge_l", stream.rouge_l);
-  result.set("anonymity_pairs", static_cast<double>(game.pairs));
-  result.set("anonymity_accuracy", game.accuracy);
-  result.set("anonymity_eps_lower_median", game.lower_bound_median);
-  result.set("anonymity_eps_lower_max", game.lower_bound_max);
-  result.set("anonymity_share_above_claim", game.share_above_claim);
+  set_server_attack_columns(result, s.options, table.size(0), clusters, m.attacks);
   result.set("mean_cosine", mean(cosines));
   result.set("mean_norm_ratio", mean(ratios));
   result.set("max_abs_weight", v.synthesis.max_abs_weight);
@@ -285,7 +254,7 @@ class ObfuslmExperiment final : public ExperimentType {
     constexpr double kClusteringsPerRow = 1.0 / 4;
     const double V = s.data.glove_words > 0 ? static_cast<double>(s.data.glove_words) : kGloveWords;
     return kGloveFixedSeconds + V * V * kGloveDim * 2 / kGemmFlopsPerSecond * kClusteringsPerRow +
-           static_cast<double>(s.vocabulary_sample) * V * (2 * kGloveDim) / kGemmFlopsPerSecond;
+           static_cast<double>(s.attack.vocabulary_sample) * V * (2 * kGloveDim) / kGemmFlopsPerSecond;
   }
 
   std::vector<PlotRequest> standard_plots(const std::vector<std::string>& swept) const override {
