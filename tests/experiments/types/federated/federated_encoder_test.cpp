@@ -15,14 +15,17 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "core/source_dir.h"
+#include "data/corpora/spam_assassin.h"
 #include "data/tables/data_paths.h"
 #include "data/tokenizers/unicode_categories.h"
 #include "experiments/types/federated/federated_encoder.h"
 #include "models/encoder_training.h"
 #include "tests/test_binary.h"
 #include "tests/test_run.h"
+#include "tests/test_tables.h"
 #include "tests/test_temp_dir.h"
 
 using namespace embpriv;
@@ -55,6 +58,25 @@ std::string bert_folder(const TempDir& dir, const std::string& name, const std::
                  extra_config + "}\n");
   write_bert_tokenizer(folder + "/tokenizer.json");
   return folder;
+}
+
+// A SpamAssassin package of every fourth e-mail of the real one (1,512 of 6,046; the groups'
+// folders linked, file_list.json cut): data.corpus for a run that needs a few hundred units and
+// not the 3-4 s of reading all the e-mails.
+std::string quarter_spam_assassin(const TempDir& dir) {
+  const std::string real = std::filesystem::absolute(resolve_data_path(kSpamAssassinPackage)).string() + "/data";
+  const std::string package = dir / "spam_assassin";
+  std::filesystem::create_directories(package + "/data");
+  std::ifstream list_in(real + "/file_list.json");
+  const nlohmann::json all = nlohmann::json::parse(list_in);
+  nlohmann::json quarter = nlohmann::json::array();
+  for (std::size_t i = 0; i < all.size(); i += 4) quarter.push_back(all[i]);
+  REQUIRE(quarter.size() == 1512);
+  write_file(package + "/data/file_list.json", quarter.dump());
+  for (const auto& entry : std::filesystem::directory_iterator(real)) {
+    if (entry.is_directory()) std::filesystem::create_directory_symlink(entry.path(), package + "/data/" + entry.path().filename().string());
+  }
+  return package;
 }
 
 std::vector<std::vector<std::int64_t>> id_lines(const std::string& text) {
@@ -222,6 +244,44 @@ TEST_CASE("federated, model.kind bert: a folder's weights are read, and a BertMo
   const at::Tensor p = encoder_federation_model(run, 1).probabilities(run.units.test.ids);
   CHECK(p.size(0) == 2);
   CHECK(p.isfinite().all().item<bool>());
+}
+
+// The training of a BERT by the federation (clients' Adam steps, the server's distillation, word
+// embeddings trained too) gives the same /table and /curves at --threads 1 and 2, bit for bit,
+// as tests/experiments/thread_invariance_test.cpp checks for the Transformer. With LibTorch's
+// layer norm in training (models/hf_encoder_model.cpp's layer_norm without the row-ordered
+// thread_invariant_layer_norm of models/transformer_encoder.h) the two tables differ.
+TEST_CASE("federated, model.kind bert: the same table at 1 and 2 threads", "[engine][privateai][encoder][threads]") {
+  if (std::thread::hardware_concurrency() < 2) {
+    WARN("one CPU: --threads 2 is refused on this machine, nothing to compare");
+    return;
+  }
+  const TempDir dir("embpriv_federated_encoder_threads_test");
+  const std::string config = dir / "bert.yaml";
+  // Seed 3: a run where LibTorch's layer norm gives another final_local_loss at 2 threads
+  // (its partial sums split the rows of the larger batches only, so not every small run shows it).
+  write_file(config, R"(type: federated
+seed: 3
+data: {corpus: )" + quarter_spam_assassin(dir) + R"(, candidate_units: 80, proxy_units: 150, public_units: 20, test_units: 60}
+clients: 4
+rounds: 3
+method: privateai
+dp: {epsilon: 1000}
+distill: {mu: 0.6, epochs: 2, learning_rate: 3.0e-3}
+teachers: {standin: [labeller]}
+attack: {shadows: 0}
+model: {kind: bert, path: )" + bert_folder(dir, "bert") + R"(, train_embeddings: true}
+)");
+  ResultsTable tables[2];
+  for (int threads : {1, 2}) {
+    const std::string out = dir / ("bert." + std::to_string(threads) + ".h5");
+    const Outcome run = run_binary("-q run " + config + " --threads " + std::to_string(threads) + " --no-plot --out " + out);
+    INFO(run.output);
+    REQUIRE(run.code == 0);
+    tables[threads - 1] = read_results_h5(out);
+  }
+  REQUIRE(tables[0].rows() == 1);
+  CHECK(table_difference(tables[0], tables[1]) == "");
 }
 
 TEST_CASE("federated, model.kind bert: bad input is one error naming the key, before any row",
