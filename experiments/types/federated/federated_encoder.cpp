@@ -14,18 +14,11 @@
 #include "experiments/engine/experiment_type.h"
 #include "experiments/types/federated/federated_keys.h"
 #include "models/encoder_text_classifier.h"
-#include "models/encoder_training.h"
 
 namespace embpriv {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Whether the folder holds weights (one file or a sharded index); without them it is a config
-// for a random-init model.
-bool has_weights(const std::string& folder) {
-  return fs::exists(fs::path(folder) / "model.safetensors") || fs::exists(fs::path(folder) / "model.safetensors.index.json");
-}
 
 // The folder's config.json as a two-label sequence classifier (a folder without a head gets
 // one: add_classification_head; one of another size is refused).
@@ -176,7 +169,7 @@ const EncoderRun& encoder_run(const EncoderModelSettings& s, const PrivateAiData
     run.config = classifier_config(s, folder);
     run.train_embeddings = train_embeddings;
     run.max_tokens = max_tokens;
-    if (has_weights(folder)) {
+    if (hf_encoder_folder_has_weights(folder)) {
       run.loaded = load_hf_encoder(folder);
     } else {
       warn_once("model.path '" + s.path + "' holds no weights (model.safetensors): each federation trains a "
@@ -197,10 +190,8 @@ TextClassifier encoder_federation_model(const EncoderRun& run, std::uint64_t see
   EncoderClassifierOptions options;
   options.train_embeddings = run.train_embeddings;
   options.max_tokens = run.max_tokens;
-  if (!run.loaded) return encoder_text_classifier(random_hf_encoder(run.config, seed), options);
-  HfEncoderWeights weights = *run.loaded;  // shares the mapped tensors; the classifier copies them
-  if (!weights.config.sequence_classification) add_classification_head(weights, 2, seed);
-  return encoder_text_classifier(weights, options);
+  // The weights share the mapped tensors; the classifier copies them.
+  return encoder_text_classifier(hf_encoder_classifier(run, 2, seed), options);
 }
 
 }  // namespace embpriv

@@ -19,13 +19,13 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
-#include <optional>
 #include <string>
 
 #include "data/privateai/privateai_data.h"
 #include "data/tokenizers/tokenizer.h"
 #include "experiments/engine/run_cache.h"
 #include "models/hf_encoder_model.h"
+#include "models/hf_encoder_source.h"
 #include "models/text_classifier.h"
 
 namespace embpriv {
@@ -64,11 +64,10 @@ EncoderSize encoder_size(const EncoderModelSettings& settings, bool train_embedd
 EncodedUnits encoder_units(const EncodedUnits& units, const Tokenizer& tokenizer, std::int64_t max_tokens,
                            std::int64_t pad);
 
-// An encoder run: the folder's weights (or only its config, for a random-init model) and every
-// part of the data as its tokenizer's ids. Loaded once per run (the run's cache).
-struct EncoderRun {
-  HfEncoderConfig config;                 // a classifier of 2 labels
-  std::optional<HfEncoderWeights> loaded;  // absent: random-init from `config`
+// An encoder run: the folder's weights (or only its config, for a random-init model:
+// models/hf_encoder_source.h; `config` is made a classifier of 2 labels) and every part of the
+// data as its tokenizer's ids. Loaded once per run (the run's cache).
+struct EncoderRun : HfEncoderSource {
   PrivateAiData units;                    // data's parts as the tokenizer's ids (no embeddings)
   bool train_embeddings = false;
   std::int64_t max_tokens = 32;

@@ -25,6 +25,7 @@
 #include "models/encoder_training.h"
 #include "models/hf_encoder_config.h"
 #include "models/hf_encoder_model.h"
+#include "models/hf_encoder_source.h"
 
 namespace embpriv {
 namespace {
@@ -190,15 +191,14 @@ const CleanClassifier& clean_classifier(const ClassificationSettings& s, const C
                                         std::uint64_t run_seed, RunCache& cache) {
   return cache.get_or_make<CleanClassifier>("obfuslm_classifier|" + classifier_key(s, run_seed), [&] {
     CleanClassifier c;
-    if (s.random()) {
-      c.weights = random_hf_encoder(random_classifier_config(s, d.tokenizer->size()),
-                                    derive_seed(run_seed, 0, "obfuslm.classifier.init"));
-    } else {
-      c.weights = load_hf_encoder(resolve_data_path(s.model));
-      if (!c.weights.config.sequence_classification) {
-        add_classification_head(c.weights, 2, derive_seed(run_seed, 0, "obfuslm.classifier.head"));
-      }
-    }
+    // The shorthand's sizes or the folder: its weights (given a 2-label head where it has none),
+    // or, with config.json alone, a random-init of that config, as model.path of type federated.
+    const HfEncoderSource source = s.random() ? random_hf_encoder_source(random_classifier_config(s, d.tokenizer->size()))
+                                              : hf_encoder_source(resolve_data_path(s.model));
+    c.weights = hf_encoder_classifier(source, 2, derive_seed(run_seed, 0, "obfuslm.classifier.init"));
+    EMBPRIV_CHECK(d.tokenizer->size() <= c.weights.config.vocab_size,
+                  "classifier.tokenizer assigns " << d.tokenizer->size() << " ids, more than classifier.model's vocab_size "
+                                                  << c.weights.config.vocab_size);
     if (s.epochs > 0) {
       train_encoder_classifier(c.weights, d.train.texts, d.train.labels,
                                training_options(s, s.epochs, derive_seed(run_seed, 0, "obfuslm.classifier.order")));
@@ -357,8 +357,13 @@ void check_classification_point(const YAML::Node& config) {
     } catch (const Error& e) {
       throw ConfigError("classifier.model", std::string("classifier.model: ") + e.what());
     }
-    require_key(s.epochs >= 1 || (folder.sequence_classification && folder.num_labels == 2), "classifier.epochs",
-                "= 0 serves the folder's head as is: it needs a 2-label sequence classifier");
+    require_key(!folder.sequence_classification || folder.num_labels == 2, "classifier.model",
+                "'" + s.model + "' holds a sequence classifier of " + std::to_string(folder.num_labels) +
+                    " labels; the sentiment task needs 2 (or no head: one is drawn)");
+    const bool weights = hf_encoder_folder_has_weights(resolve_data_path(s.model));
+    require_key(s.epochs >= 1 || (weights && folder.sequence_classification), "classifier.epochs",
+                weights ? "= 0 serves the folder's head as is: it needs a 2-label sequence classifier"
+                        : "must be >= 1 for a folder without weights (a random-init model of its config.json)");
   }
   std::vector<std::pair<std::string, std::string>> files = {{"data.sentences", s.sentences},
                                                             {"classifier.tokenizer", s.tokenizer}};

