@@ -20,7 +20,11 @@ struct LabelledUnits {
 };
 
 struct DistillationOptions {
-  std::int64_t every = 0;  // I_kd: distil after every I_kd-th aggregation; 0: never (I_kd = inf)
+  // I_kd: distil after every I_kd-th aggregation; 0: never (the paper's I_kd = inf). 1 is
+  // Algorithm 1 as written, distillation after every aggregation (PrivateAI paper, the paragraph
+  // after Algorithm 1's description: I_kd in [1, inf), 1 distils at every aggregation, inf
+  // never). The baselines (FedAvg, FedAdam, ...) run with 0.
+  std::int64_t every = 1;
   double mu = 0.9;         // alignment threshold
   bool align = true;       // false: the "without alignment" ablation (teachers' mean, no filter)
   bool use_teachers = true;  // false: the "without teacher knowledge" ablation: the server's own

@@ -68,6 +68,7 @@ TEST_CASE("DP-FTRL without noise at eta = 1 trains exactly as FedAvg", "[federat
   o.method = FederatedMethod::fedavg;
   o.local.learning_rate = 1e-3;
   o.dp.enabled = false;
+  o.distill.every = 0;  // FedAvg and DP-FTRL do not distil (the library's default, 1, needs a proxy set)
   o.seed = 5;
   const auto train = [&](const FederatedOptions& options) {
     TextClassifier model(data.embeddings, TextClassifierOptions{});

@@ -31,6 +31,7 @@ FederatedOptions options(FederatedMethod method) {
   o.local.epochs = 2;
   o.local.learning_rate = 1e-3;
   o.dp.enabled = false;
+  o.distill.every = 0;  // no distillation (the library distils every round by default) unless a test asks
   o.distill.train.learning_rate = 1e-3;
   o.distill.train.epochs = 2;
   o.seed = 11;

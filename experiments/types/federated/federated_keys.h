@@ -156,7 +156,7 @@ inline const Key<double> kFaflLambda =
 
 // distill.*: PrivateAI's distillation (federated/knowledge_alignment.h).
 inline const Key<std::int64_t> kDistillEvery =
-    integer_key("distill.every", 1, "I_kd: distil after every I_kd-th aggregation (0: never)").at_least(0);
+    integer_key("distill.every", DistillationOptions{}.every, "I_kd: distil after every I_kd-th aggregation (0: never)").at_least(0);
 inline const Key<double> kDistillMu =
     number_key("distill.mu", DistillationOptions{}.mu, "0.9", "keep proxy units whose fused answer is this confident")
         .at_least(0.5)
