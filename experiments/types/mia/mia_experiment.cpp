@@ -94,12 +94,19 @@ class MiaExperiment final : public ExperimentType {
   MemoryEstimate estimate_memory(const YAML::Node& config) const override { return mia_memory(config); }
   double estimate_seconds(const YAML::Node& config) const override {
     const MiaSettings s = read_settings(config);
-    // A fixed second plus a rate per candidate for each classifier (the target and every
-    // shadow: perturb its sentences, fit the logistic regression, score the candidates), both
-    // set by hand. Checked once: 400 candidates and 4 shadows (estimate 5 s) took 6.2 s a row
-    // with the data already loaded, on a 2-vCPU machine busy with two builds (2026-11-23).
-    constexpr double kFixedSeconds = 1.0;
-    constexpr double kSecondsPerCandidateAndClassifier = 0.002;
+    // A small fixed cost per row (the run's data load, 0.4 s measured, spread over its first
+    // rows) plus a rate per candidate for each classifier (the target and every shadow: perturb
+    // its sentences, fit the logistic regression, score the candidates). Measured 2026-11-26 at
+    // --threads 1 on the shared 2-vCPU machine (OpenBLAS, Haswell kernel), /timing/seconds less
+    // /timing/load per row: configs/ci/mia_small.yaml 0.027 s (400 candidates, 4 shadows: 2,000
+    // candidate-classifiers), configs/paper/mia.yaml 0.196 s (32 shadows, gaussian, laplace and
+    // vmf: 13,200), configs/paper/mia_unprotected.yaml 0.11 s (32 shadows, no mechanism): 1.5e-5 s
+    // per candidate and classifier with a mechanism. Whole runs against this estimate: mia_small
+    // 0.95 s wall (estimate 0.6 s), mia 13.0 s (15 s), mia_unprotected 1.7 s (2.0 s),
+    // mia_rmia 12.7 s (41 s: its rows share their models, which the estimate counts as new).
+    // The rates before (1 s + 2e-3 s) estimated 40 s, 27 min, 4 min and 50 min.
+    constexpr double kFixedSeconds = 0.05;
+    constexpr double kSecondsPerCandidateAndClassifier = 1.5e-5;
     return kFixedSeconds + kSecondsPerCandidateAndClassifier * static_cast<double>(s.examples * (s.shadows + 1));
   }
 
