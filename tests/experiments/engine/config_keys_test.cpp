@@ -64,7 +64,8 @@ language_model:
   tokens: 48
   temperature: 1.0
 )"},
-    {"obfuslm", R"(data:
+    {"obfuslm", R"(task: vocabulary        # added with the classification task (issue 32), as classifier.* and attack.invbert_epochs
+data:
   vocabulary: stories260k            # stories260k (the llama2.c model's 512 tokens) | glove
   model: tinyllama/stories260K.bin
   tokenizer: auto       # tinyllama/tok512.bin for a .bin model (issue 15: an HF folder's own)
@@ -84,6 +85,7 @@ attack:
   anonymity_clusters: 40    # clusters in the (k, eps)-anonymity game (0: skip)
   anonymity_trials: 400     # WeightSynth draws per member
   confidence: 0.95          # of the empirical-epsilon lower bounds (Bonferroni over the pairs)
+  invbert_epochs: 4
 utility:
   train_sentences: [sentiment/amazon.json, sentiment/imdb.json]   # glove: sentiment classifier ([] to skip)
 language_model:         # stories260k: texts the clean model writes, read by the obfuscated model
@@ -92,6 +94,18 @@ language_model:         # stories260k: texts the clean model writes, read by the
   temperature: 1.0
   generate: 24          # tokens generated through the client/server flow after the prompt
   prompt: Once upon a time
+classifier:             # task classification (issue 32)
+  model: none
+  tokenizer: auto
+  layers: 2
+  hidden: 64
+  heads: 4
+  feedforward: 128
+  max_length: 48
+  epochs: 3
+  learning_rate: 2.0e-3
+  batch_size: 64
+  finetune_epochs: 1
 )"},
     {"audit", R"(mechanism: {name: gaussian, epsilon: 1, delta: 1.0e-5, clip_norm: 1}
 data:
