@@ -180,4 +180,14 @@ EncoderPooling read_encoder_pooling(const std::string& folder, std::int64_t hidd
   return pooling;
 }
 
+HfEncoderParameterCount hf_encoder_classifier_parameter_count(const HfEncoderConfig& c, std::int64_t num_labels) {
+  const std::int64_t h = c.hidden_size, inter = c.intermediate_size;
+  const std::int64_t layer = 4 * (h * h + h) + (2 * h * inter + inter + h) + 4 * h;
+  HfEncoderParameterCount count;
+  count.word_embeddings = c.vocab_size * h;
+  count.other = (c.max_position_embeddings + c.type_vocab_size) * h + 2 * h + c.num_hidden_layers * layer +
+                (h * h + h) + (h * num_labels + num_labels);
+  return count;
+}
+
 }  // namespace embpriv

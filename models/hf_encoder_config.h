@@ -28,6 +28,19 @@ struct HfEncoderConfig {
   std::int64_t head_dim() const { return hidden_size / num_attention_heads; }
 };
 
+// The parameters of a sequence classifier of `config` with a head of num_labels labels, counted
+// from the config alone (memory and time estimates, before any weight is read). Embeddings: the
+// words (vocab x h), the positions and token types ((positions + types) x h), their LayerNorm
+// (2 h). Per layer: Q, K, V and the attention output (4 h^2 + 4 h), the feed-forward network
+// (2 h inter + inter + h), two LayerNorms (4 h). Then BERT's pooler or RoBERTa's dense head
+// (h^2 + h, the same size) and the classifier (h labels + labels).
+struct HfEncoderParameterCount {
+  std::int64_t word_embeddings = 0;  // vocab x h
+  std::int64_t other = 0;            // everything else
+  std::int64_t total() const { return word_embeddings + other; }
+};
+HfEncoderParameterCount hf_encoder_classifier_parameter_count(const HfEncoderConfig& config, std::int64_t num_labels);
+
 // Parses config.json text; `source` names the file in errors.
 HfEncoderConfig parse_hf_encoder_config(const std::string& json_text, const std::string& source);
 // Reads FOLDER/config.json.

@@ -15,6 +15,7 @@
 #include "data/corpora/sentiment_corpus.h"
 #include "data/tokenizers/tokenizer.h"
 #include "models/encoder_training.h"
+#include "models/hf_encoder_tensors.h"
 #include "tests/test_data.h"
 #include "tests/test_temp_dir.h"
 
@@ -179,4 +180,34 @@ TEST_CASE("encoder training gives the same bits at 1 and 2 threads", "[models][e
   save_hf_encoder(initial, dir / "initial");
   const bool trained = files[0] != read_file(dir / "initial" + "/model.safetensors");
   CHECK(trained);  // the steps changed the weights
+}
+
+TEST_CASE("the parameter count from a config equals the tensors random_hf_encoder draws", "[models][encoder]") {
+  // The estimates count a classifier from config.json alone (hf_encoder_classifier_parameter_count);
+  // the weights drawn for the same config must hold exactly that many values, for BERT (pooler)
+  // and RoBERTa (dense head), for 2 and 3 labels.
+  for (const char* type : {"bert", "roberta"}) {
+    for (const std::int64_t labels : {2, 3}) {
+      HfEncoderConfig c;
+      c.model_type = type;
+      c.vocab_size = 101;
+      c.hidden_size = 12;
+      c.intermediate_size = 20;
+      c.num_hidden_layers = 2;
+      c.num_attention_heads = 3;
+      c.max_position_embeddings = 40;
+      c.type_vocab_size = type == std::string("bert") ? 2 : 1;
+      c.sequence_classification = true;
+      c.num_labels = labels;
+      HfEncoderWeights w = random_hf_encoder(c, 1);
+      std::int64_t words = 0, other = 0;
+      for (const HfEncoderTensor& t : hf_encoder_tensors(w)) {
+        (t.tensor == &w.word_embeddings ? words : other) += t.tensor->numel();
+      }
+      INFO(type << ", " << labels << " labels");
+      const HfEncoderParameterCount count = hf_encoder_classifier_parameter_count(c, labels);
+      CHECK(count.word_embeddings == words);
+      CHECK(count.other == other);
+    }
+  }
 }

@@ -122,13 +122,8 @@ EncoderSize encoder_size(const EncoderModelSettings& s, bool train_embeddings) {
   }
   const double h = static_cast<double>(c.hidden_size), inter = static_cast<double>(c.intermediate_size);
   const double L = static_cast<double>(c.num_hidden_layers);
-  // Per layer: Q, K, V and the attention output (4 h^2 + 4 h), the feed-forward network (2 h
-  // inter + inter + h), two LayerNorms (4 h); the pooler or RoBERTa's dense head (h^2 + h) and the
-  // two-label classifier (2 h + 2).
-  const double layer = 4 * h * h + 4 * h + 2 * h * inter + inter + h + 4 * h;
-  const double words = static_cast<double>(c.vocab_size) * h;
-  const double other = static_cast<double>(c.max_position_embeddings + c.type_vocab_size) * h + 2 * h +
-                       L * layer + h * h + h + 2 * h + 2;
+  const HfEncoderParameterCount count = hf_encoder_classifier_parameter_count(c, 2);  // the two-label head
+  const double words = static_cast<double>(count.word_embeddings), other = static_cast<double>(count.other);
   size.all_parameters = words + other;
   size.shared_parameters = other + (train_embeddings ? words : 0.0);
   size.multiply_adds_per_token = L * (4 * h * h + 2 * h * inter);
@@ -169,9 +164,8 @@ const EncoderRun& encoder_run(const EncoderModelSettings& s, const PrivateAiData
     run.config = classifier_config(s, folder);
     run.train_embeddings = train_embeddings;
     run.max_tokens = max_tokens;
-    if (hf_encoder_folder_has_weights(folder)) {
-      run.loaded = load_hf_encoder(folder);
-    } else {
+    run.loaded = hf_encoder_source(folder).loaded;  // the folder's weights, or none: random-init
+    if (!run.loaded) {
       warn_once("model.path '" + s.path + "' holds no weights (model.safetensors): each federation trains a "
                 "random-init " + to_string(s.kind) + " of its config.json, drawn from the run's seed");
     }

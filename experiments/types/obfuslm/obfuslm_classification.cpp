@@ -468,28 +468,20 @@ PointResult run_classification_point(const PointInput& input, const ObfuscationO
 
 ClassifierShape classifier_shape(const YAML::Node& config) {
   const ClassificationSettings s = read_classification_settings(config);
-  ClassifierShape shape;
-  if (s.random() || s.model == "none") {
-    shape.vocab = kBertBaseVocabulary;
-    shape.hidden = s.hidden;
-    const std::int64_t per_layer = 4 * (s.hidden * s.hidden + s.hidden) + 2 * s.hidden * s.feedforward +
-                                   s.feedforward + 5 * s.hidden;
-    shape.parameters = (shape.vocab + s.max_length + 2 + 2) * s.hidden + s.layers * per_layer + s.hidden * s.hidden +
-                       3 * s.hidden + 2;
-    return shape;
-  }
   HfEncoderConfig c;
-  try {
-    c = read_hf_encoder_config(resolve_data_path(s.model));
-  } catch (const Error& e) {
-    throw ConfigError("classifier.model", std::string("classifier.model: ") + e.what());
+  if (s.random() || s.model == "none") {
+    c = random_classifier_config(s, kBertBaseVocabulary);
+  } else {
+    try {
+      c = read_hf_encoder_config(resolve_data_path(s.model));
+    } catch (const Error& e) {
+      throw ConfigError("classifier.model", std::string("classifier.model: ") + e.what());
+    }
   }
+  ClassifierShape shape;
   shape.vocab = c.vocab_size;
   shape.hidden = c.hidden_size;
-  const std::int64_t per_layer = 4 * (c.hidden_size * c.hidden_size + c.hidden_size) +
-                                 2 * c.hidden_size * c.intermediate_size + c.intermediate_size + 5 * c.hidden_size;
-  shape.parameters = (c.vocab_size + c.max_position_embeddings + c.type_vocab_size + 2) * c.hidden_size +
-                     c.num_hidden_layers * per_layer + c.hidden_size * c.hidden_size + 3 * c.hidden_size + 2;
+  shape.parameters = hf_encoder_classifier_parameter_count(c, 2).total();
   return shape;
 }
 
