@@ -1,10 +1,9 @@
 #pragma once
 // Training a BERT-family sequence classifier (models/hf_encoder_model.h) with Adam (Kingma & Ba
 // 2015): every layer, or only the top `train_layers` layers and the head, on token-id texts and
-// their labels; and the random initialisation transformers gives a model built from a config
-// (BertPreTrainedModel._init_weights), so a classifier can be trained from scratch where no
-// pretrained weights are reachable. save_hf_encoder writes the result as a Hugging Face folder
-// that load_hf_encoder reads back.
+// their labels (from a user's folder, or from scratch from models/hf_encoder_init.h's random
+// initialisation where no pretrained weights are reachable). save_hf_encoder writes the result as
+// a Hugging Face folder that load_hf_encoder reads back.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,20 +11,6 @@
 #include "models/hf_encoder_model.h"
 
 namespace embpriv {
-
-// _init_weights: every Linear and Embedding weight N(0, initializer_range^2), biases 0, the
-// padding row of the word embeddings 0, LayerNorm weight 1 and bias 0; BERT's pooler (as
-// BertModel has one); a classification head of config.num_labels outputs when
-// config.sequence_classification. Draws come
-// from Rng(seed, 0) in the order of the tensors' names.
-HfEncoderWeights random_hf_encoder(const HfEncoderConfig& config, std::uint64_t seed, double initializer_range = 0.02);
-
-// Gives an encoder without a sequence-classification head (a BertModel, RobertaModel or
-// ...ForMaskedLM folder) one of num_labels outputs, initialised as random_hf_encoder does (BERT:
-// the checkpoint's pooler is kept, a missing one drawn too), so a user's pretrained folder can
-// be trained as a classifier. Draws come from Rng(seed, 1).
-void add_classification_head(HfEncoderWeights& weights, std::int64_t num_labels, std::uint64_t seed,
-                             double initializer_range = 0.02);
 
 struct EncoderTrainingOptions {
   std::int64_t epochs = 3, batch_size = 32;

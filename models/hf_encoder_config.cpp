@@ -2,6 +2,8 @@
 // RobertaConfig and XLMRobertaConfig for keys a file may leave out.
 #include "models/hf_encoder_config.h"
 
+#include <cmath>
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -86,6 +88,12 @@ HfEncoderConfig parse_hf_encoder_config(const std::string& json_text, const std:
     EMBPRIV_CHECK(config["layer_norm_eps"].is_number() && config["layer_norm_eps"].get<double>() > 0,
                   source << ": 'layer_norm_eps' must be a positive number, got " << config["layer_norm_eps"].dump());
     c.layer_norm_eps = config["layer_norm_eps"].get<double>();
+  }
+  if (config.contains("initializer_range") && !config["initializer_range"].is_null()) {
+    const json& range = config["initializer_range"];
+    EMBPRIV_CHECK(range.is_number() && range.get<double>() > 0 && std::isfinite(range.get<double>()),
+                  source << ": 'initializer_range' must be a positive number, got " << range.dump());
+    c.initializer_range = range.get<double>();
   }
   // BertConfig's pad_token_id defaults to 0, RobertaConfig's and XLMRobertaConfig's to 1.
   c.pad_token_id = bert ? 0 : 1;

@@ -18,6 +18,9 @@ struct HfEncoderConfig {
   std::int64_t vocab_size = 0, hidden_size = 0, intermediate_size = 0, num_hidden_layers = 0,
                num_attention_heads = 0, max_position_embeddings = 512, type_vocab_size = 2;
   double layer_norm_eps = 1e-12;
+  // _init_weights' standard deviation: read only where a model is drawn from the config
+  // (models/hf_encoder_init.h), as transformers reads it.
+  double initializer_range = 0.02;
   std::int64_t pad_token_id = 0;  // RoBERTa's padding_idx: positions start at pad_token_id + 1
   // architectures[0] is *ForSequenceClassification: the checkpoint carries a classifier of
   // num_labels outputs (len(id2label), or 2 when config.json leaves id2label out).

@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "core/error.h"
-#include "models/encoder_training.h"
+#include "models/hf_encoder_init.h"
 
 namespace embpriv {
 

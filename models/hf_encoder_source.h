@@ -2,7 +2,7 @@
 // Where an encoder classifier's weights come from, in one place for every experiment type
 // (ObfusLM classification's classifier.model, PrivateAI's model.path): a Hugging Face folder's
 // own weights, or, where no pretrained weights are reachable, a random initialisation of a
-// config (random_hf_encoder, models/encoder_training.h: transformers' _init_weights). A folder
+// config (random_hf_encoder, models/hf_encoder_init.h: transformers' _init_weights). A folder
 // holding config.json without model.safetensors stands for "random-init of this config", as a
 // config built from size keys does; either way the draw is random_hf_encoder's from one seed.
 #include <cstdint>

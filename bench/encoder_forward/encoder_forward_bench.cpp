@@ -1,6 +1,6 @@
 // Throughput and peak memory of embpriv's encoder forward pass (models/hf_encoder_model.h) on a
 // random BERT-base-sized model: vocabulary 30,522, hidden 768, 12 layers of 12 heads,
-// intermediate 3,072, float32 (models/encoder_training.h's random_hf_encoder, written as a
+// intermediate 3,072, float32 (models/hf_encoder_init.h's random_hf_encoder, written as a
 // Hugging Face folder). `--make FOLDER` writes the folder; `--model FOLDER` times B texts of T
 // tokens (seeded random ids, no padding), the last layer's hidden states, best of --repeats
 // after a warm-up, and prints one JSON line with the peak resident memory and the file's size;
@@ -20,6 +20,7 @@
 #include "platform/allocator_settings.h"
 #include "models/encoder_model.h"
 #include "models/encoder_training.h"
+#include "models/hf_encoder_init.h"
 
 using namespace embpriv;
 

@@ -65,6 +65,7 @@ TEST_CASE("encoder config.json: defaults and refusals name the key", "[models][e
   CHECK(c.type_vocab_size == 2);
   CHECK(c.layer_norm_eps == 1e-12);
   CHECK(c.pad_token_id == 0);
+  CHECK(c.initializer_range == 0.02);  // BertConfig's default
   CHECK_FALSE(c.sequence_classification);
   nlohmann::json other = good;
   other["model_type"] = "roberta";
@@ -101,6 +102,13 @@ TEST_CASE("encoder config.json: defaults and refusals name the key", "[models][e
   other["id2label"] = {{"0", "a"}, {"1", "b"}};
   other["num_labels"] = 3;
   CHECK_THAT(config_refusal(other), Contains("'num_labels' 3 disagrees with the 2 labels of 'id2label'"));
+  other = good;
+  other["initializer_range"] = 0.5;
+  CHECK(parse_hf_encoder_config(other.dump(), "config.json").initializer_range == 0.5);
+  other["initializer_range"] = 0;
+  CHECK_THAT(config_refusal(other), Contains("'initializer_range' must be a positive number, got 0"));
+  other["initializer_range"] = "0.02";
+  CHECK_THAT(config_refusal(other), Contains("'initializer_range' must be a positive number, got \"0.02\""));
   other = good;
   other["pad_token_id"] = 50;
   CHECK_THAT(config_refusal(other), Contains("'pad_token_id' must be a token id in [0, 50)"));

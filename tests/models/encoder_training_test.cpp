@@ -15,6 +15,7 @@
 #include "data/corpora/sentiment_corpus.h"
 #include "data/tokenizers/tokenizer.h"
 #include "models/encoder_training.h"
+#include "models/hf_encoder_init.h"
 #include "models/hf_encoder_tensors.h"
 #include "tests/test_data.h"
 #include "tests/test_temp_dir.h"

@@ -8,7 +8,7 @@
 //   bert, roberta: a Hugging Face folder (model.path) with config.json, tokenizer.json and the
 //     weights (model.safetensors or sharded). A folder of config.json and tokenizer.json alone
 //     is a random-init model of that config, drawn for each federation from the run's seed as
-//     transformers' _init_weights draws one (models/encoder_training.h: random_hf_encoder), the
+//     transformers' _init_weights draws one (models/hf_encoder_init.h: random_hf_encoder), the
 //     way the Transformer is. Units are the folder's own tokenizer.json ids ([CLS] ... [SEP] for
 //     BERT's WordPiece, <s> ... </s> for RoBERTa's byte-level BPE), cut to data.max_tokens; the
 //     encoder with a two-label sequence-classification head (models/encoder_text_classifier.h)

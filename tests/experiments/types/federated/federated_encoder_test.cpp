@@ -23,6 +23,7 @@
 #include "data/tokenizers/unicode_categories.h"
 #include "experiments/types/federated/federated_encoder.h"
 #include "models/encoder_training.h"
+#include "models/hf_encoder_init.h"
 #include "tests/test_binary.h"
 #include "tests/test_run.h"
 #include "tests/test_tables.h"

@@ -17,6 +17,7 @@
 #include "experiments/types/obfuslm/classifier_tokenizer.h"
 #include "experiments/types/obfuslm/obfuslm_classification.h"
 #include "models/encoder_training.h"
+#include "models/hf_encoder_init.h"
 #include "tests/test_binary.h"
 #include "tests/test_run.h"
 
