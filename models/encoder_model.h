@@ -39,7 +39,8 @@ class EncoderModel {
   // The last layer's token hidden states [B, T, hidden] (or [T, hidden]), float32.
   virtual at::Tensor hidden_states(const EncoderInput& input) const = 0;
   // One vector per text [B, hidden] from hidden states [B, T, hidden] and the attention mask
-  // (undefined: all tokens), by pooling().
+  // (undefined: all tokens), by pooling(), then divided by its L2 norm where the folder's
+  // sentence-transformers modules end with Normalize (models/sentence_modules.h).
   virtual at::Tensor pool(const at::Tensor& hidden, const at::Tensor& attention_mask) const = 0;
   virtual EncoderPooling pooling() const = 0;
   // The sequence-classification head's logits [B, num_labels] from hidden states [B, T, hidden];

@@ -13,6 +13,7 @@
 #include "core/rng.h"
 #include "data/tables/embedding_formats.h"
 #include "models/hf_encoder_tensors.h"
+#include "models/sentence_modules.h"
 
 namespace embpriv {
 namespace {
@@ -110,8 +111,8 @@ void save_hf_encoder(const HfEncoderWeights& weights, const std::string& folder)
                            {"intermediate_size", c.intermediate_size}, {"num_hidden_layers", c.num_hidden_layers},
                            {"num_attention_heads", c.num_attention_heads},
                            {"max_position_embeddings", c.max_position_embeddings}, {"type_vocab_size", c.type_vocab_size},
-                           {"layer_norm_eps", c.layer_norm_eps}, {"initializer_range", c.initializer_range}, {"pad_token_id", c.pad_token_id}, {"hidden_act", "gelu"},
-                           {"position_embedding_type", "absolute"}};
+                           {"layer_norm_eps", c.layer_norm_eps}, {"initializer_range", c.initializer_range},
+                           {"pad_token_id", c.pad_token_id}, {"hidden_act", "gelu"}, {"position_embedding_type", "absolute"}};
   const std::string family = bert ? "Bert" : c.model_type == "roberta" ? "Roberta" : "XLMRoberta";
   config["architectures"] = {family + (c.sequence_classification ? "ForSequenceClassification" : "Model")};
   if (c.sequence_classification) {
@@ -126,15 +127,7 @@ void save_hf_encoder(const HfEncoderWeights& weights, const std::string& folder)
     tensors.emplace_back((is_classification_head_tensor(t.name) ? "" : prefix) + t.name, t.tensor->detach().to(at::kFloat).contiguous());
   }
   write_safetensors((std::filesystem::path(folder) / "model.safetensors").string(), tensors);
-  if (w.pooling != EncoderPooling::mean) {
-    std::filesystem::create_directories(std::filesystem::path(folder) / "1_Pooling");
-    std::ofstream(std::filesystem::path(folder) / "1_Pooling" / "config.json")
-        << nlohmann::json{{"word_embedding_dimension", c.hidden_size},
-                          {"pooling_mode_cls_token", w.pooling == EncoderPooling::cls},
-                          {"pooling_mode_mean_tokens", false},
-                          {"pooling_mode_max_tokens", w.pooling == EncoderPooling::max}}
-               .dump(2);
-  }
+  if (w.pooling != EncoderPooling::mean || w.normalize) write_sentence_modules(folder, {w.pooling, w.normalize}, c.hidden_size);
 }
 
 }  // namespace embpriv

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "models/hf_checkpoint.h"
 #include "models/hf_encoder_model.h"
+#include "models/sentence_modules.h"
 
 namespace embpriv {
 namespace {
@@ -69,7 +70,9 @@ HfEncoderWeights load_hf_encoder(const std::string& folder, c10::Device device) 
   HfEncoderWeights w;
   w.config = read_hf_encoder_config(folder);
   const HfEncoderConfig& c = w.config;
-  w.pooling = read_encoder_pooling(folder, c.hidden_size);
+  const SentenceModules modules = read_sentence_modules(folder, c.hidden_size);
+  w.pooling = modules.pooling;
+  w.normalize = modules.normalize;
   const fs::path tokenizer = fs::path(folder) / "tokenizer.json";
   std::error_code ignored;  // a dangling or looping tokenizer.json is read, and refused by name
   if (fs::exists(fs::symlink_status(tokenizer, ignored))) {

@@ -156,38 +156,6 @@ const char* encoder_pooling_name(EncoderPooling pooling) {
   return pooling == EncoderPooling::cls ? "cls" : pooling == EncoderPooling::mean ? "mean" : "max";
 }
 
-EncoderPooling read_encoder_pooling(const std::string& folder, std::int64_t hidden_size) {
-  const fs::path path = fs::path(folder) / "1_Pooling" / "config.json";
-  if (!fs::exists(path)) return EncoderPooling::mean;
-  const std::string source = path.string();
-  const json config = parse_json(read_text(path), source);
-  if (config.contains("word_embedding_dimension") && !config["word_embedding_dimension"].is_null()) {
-    EMBPRIV_CHECK(config["word_embedding_dimension"] == hidden_size,
-                  source << ": 'word_embedding_dimension' " << config["word_embedding_dimension"].dump()
-                         << " disagrees with the model's hidden_size " << hidden_size);
-  }
-  const std::pair<const char*, EncoderPooling> known[] = {{"pooling_mode_cls_token", EncoderPooling::cls},
-                                                          {"pooling_mode_mean_tokens", EncoderPooling::mean},
-                                                          {"pooling_mode_max_tokens", EncoderPooling::max}};
-  for (const char* key : {"pooling_mode_mean_sqrt_len_tokens", "pooling_mode_weightedmean_tokens", "pooling_mode_lasttoken"}) {
-    EMBPRIV_CHECK(!flag_key(config, key, source), source << ": unsupported '" << key << "' true (supported: "
-                                                         << "pooling_mode_cls_token, pooling_mode_mean_tokens, "
-                                                            "pooling_mode_max_tokens)");
-  }
-  int chosen = 0;
-  EncoderPooling pooling = EncoderPooling::mean;
-  for (const auto& [key, mode] : known) {
-    if (flag_key(config, key, source)) {
-      ++chosen;
-      pooling = mode;
-    }
-  }
-  EMBPRIV_CHECK(chosen == 1, source << ": exactly one of pooling_mode_cls_token, pooling_mode_mean_tokens, "
-                                       "pooling_mode_max_tokens must be true, got "
-                                    << chosen << " (sentence-transformers concatenates several; embpriv does not)");
-  return pooling;
-}
-
 HfEncoderParameterCount hf_encoder_classifier_parameter_count(const HfEncoderConfig& c, std::int64_t num_labels) {
   const std::int64_t h = c.hidden_size, inter = c.intermediate_size;
   const std::int64_t layer = 4 * (h * h + h) + (2 * h * inter + inter + h) + 4 * h;

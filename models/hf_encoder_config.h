@@ -49,11 +49,6 @@ HfEncoderConfig parse_hf_encoder_config(const std::string& json_text, const std:
 // Reads FOLDER/config.json.
 HfEncoderConfig read_hf_encoder_config(const std::string& folder);
 
-// The pooling of a folder: 1_Pooling/config.json's pooling_mode_* flag where the folder has one
-// (exactly one of cls_token, mean_tokens, max_tokens true; the others refused by key), else mean
-// (what sentence-transformers builds for a plain Hugging Face folder). `hidden_size` is checked
-// against word_embedding_dimension.
-EncoderPooling read_encoder_pooling(const std::string& folder, std::int64_t hidden_size);
 // "cls", "mean" or "max" (refuses any other name).
 EncoderPooling parse_encoder_pooling(const std::string& name);
 const char* encoder_pooling_name(EncoderPooling pooling);

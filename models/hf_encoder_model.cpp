@@ -148,6 +148,12 @@ at::Tensor HfEncoderModel::hidden_states(const EncoderInput& input) const {
 at::Tensor HfEncoderModel::pool(const at::Tensor& hidden, const at::Tensor& attention_mask) const {
   EMBPRIV_CHECK(hidden.dim() == 3 && hidden.size(2) == hidden_size(),
                 "hidden states must be [B, T, " << hidden_size() << "], got " << hidden.sizes());
+  const at::Tensor pooled = pool_tokens(hidden, attention_mask);
+  // sentence_transformers.models.Normalize: F.normalize(p=2, dim=1), x / max(||x||_2, 1e-12).
+  return w_.normalize ? pooled / pooled.norm(2, {1}, true).clamp_min(1e-12) : pooled;
+}
+
+at::Tensor HfEncoderModel::pool_tokens(const at::Tensor& hidden, const at::Tensor& attention_mask) const {
   const std::int64_t B = hidden.size(0), T = hidden.size(1);
   if (w_.pooling == EncoderPooling::cls) return hidden.select(1, 0);
   const at::Tensor mask = attention_mask.defined()

@@ -35,6 +35,7 @@ struct HfEncoderLayer {
 struct HfEncoderWeights {
   HfEncoderConfig config;
   EncoderPooling pooling = EncoderPooling::mean;
+  bool normalize = false;  // modules.json ends with Normalize: pooled vectors of L2 norm 1 (models/sentence_modules.h)
   at::Tensor word_embeddings, position_embeddings, token_type_embeddings;  // [vocab|positions|types, hidden]
   at::Tensor embeddings_norm, embeddings_norm_bias;
   std::vector<HfEncoderLayer> layers;
@@ -46,7 +47,8 @@ struct HfEncoderWeights {
 
 // Reads FOLDER/config.json, the safetensors weights (model.safetensors or sharded; the tensor
 // names of BertModel/RobertaModel, or with the "bert."/"roberta." prefix of the task models),
-// 1_Pooling/config.json where present, and checks tokenizer.json's vocabulary (where present)
+// the sentence-transformers modules (modules.json, 1_Pooling/config.json: models/sentence_modules.h)
+// where present, and checks tokenizer.json's vocabulary (where present)
 // against vocab_size. The weights are read by the decoders' reader (models/hf_checkpoint.h:
 // HfSafetensorsFolder), with its checks: a NaN or Inf weight is refused naming the tensor, and so
 // is a tensor no lookup reads (an extra layer, a tensor of no known name), except the
@@ -78,8 +80,10 @@ class HfEncoderModel : public EncoderModel {
   at::Tensor classify(const at::Tensor& hidden) const override;
   std::int64_t num_labels() const override { return config().sequence_classification ? config().num_labels : 0; }
   void set_pooling(EncoderPooling pooling) { w_.pooling = pooling; }
+  void set_normalize(bool normalize) { w_.normalize = normalize; }
 
  private:
+  at::Tensor pool_tokens(const at::Tensor& hidden, const at::Tensor& attention_mask) const;  // before Normalize
   at::Tensor layer(const HfEncoderLayer& L, const at::Tensor& x, const at::Tensor& additive_mask) const;
   HfEncoderWeights w_;
 };

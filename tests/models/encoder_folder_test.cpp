@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "data/tables/embedding_formats.h"
+#include "models/encoder_training.h"
 #include "models/hf_encoder_model.h"
 #include "tests/test_temp_dir.h"
 
@@ -232,4 +233,72 @@ TEST_CASE("an encoder folder with a NaN weight or a tensor config.json does not 
   CHECK(load_refusal(bert) == "accepted");
   rewrite("", "");
   CHECK(load_refusal(bert) == "accepted");
+}
+
+TEST_CASE("a sentence-transformers modules.json: Pooling where it says, Normalize applied, other modules refused by name",
+          "[models][encoder]") {
+  TempDir dir("embpriv_encoder_modules");
+  const std::string folder = dir / "xlmr";
+  make_encoder("xlm_roberta_model_f32", folder);  // Transformer, Pooling (mean), Normalize
+  const nlohmann::json modules = read_json(folder + "/modules.json");
+  REQUIRE(modules.size() == 3);
+  const HfEncoderModel model(load_hf_encoder(folder));
+  CHECK(model.weights().normalize);
+  const at::Tensor ids = at::tensor({0, 5, 9, 13, 2}, at::kLong).unsqueeze(0);
+  const at::Tensor hidden = model.hidden_states_of_ids(ids);
+  const at::Tensor pooled = model.pool(hidden, at::Tensor());
+  CHECK(std::abs(pooled.norm().item<double>() - 1.0) < 1e-6);
+  HfEncoderModel unnormalised(model.weights());
+  unnormalised.set_normalize(false);
+  const at::Tensor raw = unnormalised.pool(hidden, at::Tensor());
+  CHECK(raw.norm().item<double>() > 1.5);  // mean of LayerNorm outputs of width 32: not unit length
+  CHECK((pooled - raw / raw.norm()).abs().max().item<double>() < 1e-6);
+
+  // The Pooling module's own folder, wherever modules.json puts it.
+  fs::rename(folder + "/1_Pooling", folder + "/pool");
+  nlohmann::json m = modules;
+  m[1]["path"] = "pool";
+  nlohmann::json cls = read_json(folder + "/pool/config.json");
+  cls["pooling_mode_mean_tokens"] = false;
+  cls["pooling_mode_cls_token"] = true;
+  write_json(folder + "/pool/config.json", cls);
+  write_json(folder + "/modules.json", m);
+  CHECK(load_hf_encoder(folder).pooling == EncoderPooling::cls);
+
+  // A Dense module after pooling (as some sentence encoders have), a Transformer in a subfolder,
+  // no Pooling, a list that is not a list: one error each, naming the module or the file.
+  m = modules;
+  m[1]["path"] = "pool";
+  m[2] = {{"idx", 2}, {"name", "2"}, {"path", "2_Dense"}, {"type", "sentence_transformers.models.Dense"}};
+  write_json(folder + "/modules.json", m);
+  CHECK_THAT(load_refusal(folder), Contains("modules.json: module 2 is sentence_transformers.models.Dense, which embpriv "
+                                            "does not compute there"));
+  m = modules;
+  m[0]["path"] = "0_Transformer";
+  write_json(folder + "/modules.json", m);
+  CHECK_THAT(load_refusal(folder), Contains("the Transformer module lives in '0_Transformer'"));
+  write_json(folder + "/modules.json", nlohmann::json::array({modules[0]}));
+  CHECK_THAT(load_refusal(folder), Contains("modules.json: no Pooling module"));
+  write_json(folder + "/modules.json", {{"type", "sentence_transformers.models.Transformer"}});
+  CHECK_THAT(load_refusal(folder), Contains("modules.json must be a JSON list of modules"));
+  std::ofstream(folder + "/modules.json") << "[{\"type\": ";
+  CHECK_THAT(load_refusal(folder), Contains("modules.json: malformed JSON"));
+}
+
+TEST_CASE("save_hf_encoder writes the pooling and Normalize modules that load_hf_encoder reads back", "[models][encoder]") {
+  TempDir dir("embpriv_encoder_modules_saved");
+  make_encoder("bert_model_f16", dir / "source");
+  HfEncoderWeights w = load_hf_encoder(dir / "source");
+  for (const EncoderPooling pooling : {EncoderPooling::cls, EncoderPooling::mean, EncoderPooling::max}) {
+    for (const bool normalize : {false, true}) {
+      w.pooling = pooling;
+      w.normalize = normalize;
+      const std::string folder = dir / (std::string(encoder_pooling_name(pooling)) + (normalize ? "_normalized" : ""));
+      save_hf_encoder(w, folder);
+      const HfEncoderWeights back = load_hf_encoder(folder);
+      INFO(folder);
+      CHECK(back.pooling == pooling);
+      CHECK(back.normalize == normalize);
+    }
+  }
 }

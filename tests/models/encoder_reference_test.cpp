@@ -129,8 +129,8 @@ TEST_CASE("HF encoder variants match the float64 numpy reference to 1e-5", "[mod
 
 TEST_CASE("each encoder feature matters: leaving it out leaves the reference", "[models][encoder]") {
   // The comparison above can fail: RoBERTa positions without the padding_idx offset, BERT
-  // without token types or without the attention mask, or a pooling other than the folder's
-  // move the outputs far beyond 1e-5.
+  // without token types or without the attention mask, a pooling other than the folder's, or
+  // leaving out the Normalize module move the outputs far beyond 1e-5.
   TempDir dir("embpriv_encoder_broken");
   const std::string roberta = dir / "roberta", bert = dir / "bert";
   make_reference_encoder("roberta_classifier_bf16_sharded", roberta, 7);
@@ -147,6 +147,18 @@ TEST_CASE("each encoder feature matters: leaving it out leaves the reference", "
     HfEncoderModel cls(model.weights());
     cls.set_pooling(EncoderPooling::cls);
     CHECK(relative_error(cls.pool(cls.hidden_states(in), mask), expected.pooled) > 1e-2);
+  }
+  {  // A sentence-transformers folder whose modules.json ends with Normalize: without it, not the reference.
+    const std::string xlmr = dir / "xlmr";
+    make_reference_encoder("xlm_roberta_model_f32", xlmr, 7);
+    HfEncoderModel model(load_hf_encoder(xlmr));
+    const nlohmann::json input = batch(1, false);
+    const ReferenceOutputs expected = reference_outputs(xlmr, input, dir);
+    const at::Tensor ids = long_tensor(input["ids"]), mask = long_tensor(input["mask"]);
+    const at::Tensor hidden = model.hidden_states_of_ids(ids, mask);
+    CHECK(relative_error(model.pool(hidden, mask), expected.pooled) < 1e-5);
+    model.set_normalize(false);
+    CHECK(relative_error(model.pool(hidden, mask), expected.pooled) > 1e-2);
   }
   {
     const HfEncoderModel model(load_hf_encoder(bert));

