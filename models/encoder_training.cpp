@@ -127,7 +127,8 @@ void save_hf_encoder(const HfEncoderWeights& weights, const std::string& folder)
     tensors.emplace_back((is_classification_head_tensor(t.name) ? "" : prefix) + t.name, t.tensor->detach().to(at::kFloat).contiguous());
   }
   write_safetensors((std::filesystem::path(folder) / "model.safetensors").string(), tensors);
-  if (w.pooling != EncoderPooling::mean || w.normalize) write_sentence_modules(folder, {w.pooling, w.normalize}, c.hidden_size);
+  // Always written, so a folder saved over an older one never keeps that one's modules.
+  write_sentence_modules(folder, {w.pooling, w.normalize}, c.hidden_size);
 }
 
 }  // namespace embpriv

@@ -36,7 +36,7 @@ std::vector<std::int64_t> predict_encoder_labels(const HfEncoderModel& model, co
 // Writes FOLDER/config.json (the keys hf_encoder_config.h reads, architectures naming the
 // classifier when there is one) and FOLDER/model.safetensors (float32, BertModel/RobertaModel
 // names under the task model's prefix when it classifies), and the sentence-transformers modules
-// (modules.json, 1_Pooling/config.json) where the pooling is not mean or the vectors are normalised.
+// of its pooling and normalisation (modules.json, 1_Pooling/config.json: write_sentence_modules).
 void save_hf_encoder(const HfEncoderWeights& weights, const std::string& folder);
 
 }  // namespace embpriv

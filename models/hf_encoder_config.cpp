@@ -3,7 +3,6 @@
 #include "models/hf_encoder_config.h"
 
 #include <cmath>
-
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
