@@ -155,6 +155,22 @@ const char* encoder_pooling_name(EncoderPooling pooling) {
   return pooling == EncoderPooling::cls ? "cls" : pooling == EncoderPooling::mean ? "mean" : "max";
 }
 
+HfEncoderConfig hf_encoder_config_of_sizes(const std::string& model_type, const EncoderSizes& sizes,
+                                           std::int64_t num_labels) {
+  HfEncoderConfig c;
+  c.model_type = model_type;
+  c.vocab_size = sizes.vocab;
+  c.hidden_size = sizes.hidden;
+  c.intermediate_size = sizes.feedforward;
+  c.num_hidden_layers = sizes.layers;
+  c.num_attention_heads = sizes.heads;
+  c.max_position_embeddings = sizes.max_positions;
+  c.pad_token_id = model_type == "bert" ? 0 : 1;  // as parse_hf_encoder_config defaults it
+  c.sequence_classification = num_labels > 0;
+  c.num_labels = num_labels;
+  return c;
+}
+
 HfEncoderParameterCount hf_encoder_classifier_parameter_count(const HfEncoderConfig& c, std::int64_t num_labels) {
   const std::int64_t h = c.hidden_size, inter = c.intermediate_size;
   const std::int64_t layer = 4 * (h * h + h) + (2 * h * inter + inter + h) + 4 * h;

@@ -44,6 +44,17 @@ struct HfEncoderParameterCount {
 };
 HfEncoderParameterCount hf_encoder_classifier_parameter_count(const HfEncoderConfig& config, std::int64_t num_labels);
 
+// The sizes a config.json gives a model built from scratch (where no pretrained weights are
+// reachable: a random-init classifier, a test's or a bench's model).
+struct EncoderSizes {
+  std::int64_t vocab = 0, hidden = 0, feedforward = 0, layers = 0, heads = 0, max_positions = 512;
+};
+// A config of model_type (bert, roberta, xlm-roberta) with those sizes and the defaults
+// parse_hf_encoder_config gives the keys a file leaves out (pad_token_id 0 for BERT, 1 for the
+// RoBERTa family); a sequence classifier of num_labels labels when num_labels > 0.
+HfEncoderConfig hf_encoder_config_of_sizes(const std::string& model_type, const EncoderSizes& sizes,
+                                           std::int64_t num_labels = 0);
+
 // Parses config.json text; `source` names the file in errors.
 HfEncoderConfig parse_hf_encoder_config(const std::string& json_text, const std::string& source);
 // Reads FOLDER/config.json.

@@ -34,13 +34,9 @@ int main(int argc, char** argv) {
   const std::string model_path = args.text("--model", ""), make = args.text("--make", ""), dump = args.text("--dump", "");
   args.finish();
   if (!make.empty()) {
-    HfEncoderConfig c;
-    c.model_type = "bert";
-    c.vocab_size = 30522;
-    c.hidden_size = 768;
-    c.intermediate_size = 3072;
-    c.num_hidden_layers = 12;
-    c.num_attention_heads = 12;
+    // bert-base-uncased's sizes (its config.json).
+    const HfEncoderConfig c = hf_encoder_config_of_sizes(
+        "bert", {/*vocab*/ 30522, /*hidden*/ 768, /*feedforward*/ 3072, /*layers*/ 12, /*heads*/ 12, /*max_positions*/ 512});
     save_hf_encoder(random_hf_encoder(c, 1), make);
     std::cout << "wrote " << make << std::endl;
     return 0;

@@ -51,17 +51,9 @@ SentimentSplit sentiment_split(const TempDir& dir) {
 // A BERT of 2 layers, hidden 64, 4 heads, feed-forward 128, positions 64, bert-base-uncased's
 // 30,522 ids: 2.0 M parameters, 1.95 M of them the word embeddings.
 HfEncoderConfig small_bert() {
-  HfEncoderConfig c;
-  c.model_type = "bert";
-  c.vocab_size = 30522;
-  c.hidden_size = 64;
-  c.intermediate_size = 128;
-  c.num_hidden_layers = 2;
-  c.num_attention_heads = 4;
-  c.max_position_embeddings = 64;
-  c.sequence_classification = true;
-  c.num_labels = 2;
-  return c;
+  return hf_encoder_config_of_sizes("bert", {/*vocab*/ 30522, /*hidden*/ 64, /*feedforward*/ 128, /*layers*/ 2, /*heads*/ 4,
+                                             /*max_positions*/ 64},
+                                    2);
 }
 
 double accuracy(const std::vector<std::int64_t>& predicted, const std::vector<std::int64_t>& labels) {
@@ -189,17 +181,9 @@ TEST_CASE("the parameter count from a config equals the tensors random_hf_encode
   // and RoBERTa (dense head), for 2 and 3 labels.
   for (const char* type : {"bert", "roberta"}) {
     for (const std::int64_t labels : {2, 3}) {
-      HfEncoderConfig c;
-      c.model_type = type;
-      c.vocab_size = 101;
-      c.hidden_size = 12;
-      c.intermediate_size = 20;
-      c.num_hidden_layers = 2;
-      c.num_attention_heads = 3;
-      c.max_position_embeddings = 40;
+      HfEncoderConfig c = hf_encoder_config_of_sizes(
+          type, {/*vocab*/ 101, /*hidden*/ 12, /*feedforward*/ 20, /*layers*/ 2, /*heads*/ 3, /*max_positions*/ 40}, labels);
       c.type_vocab_size = type == std::string("bert") ? 2 : 1;
-      c.sequence_classification = true;
-      c.num_labels = labels;
       HfEncoderWeights w = random_hf_encoder(c, 1);
       std::int64_t words = 0, other = 0;
       for (const HfEncoderTensor& t : hf_encoder_tensors(w)) {

@@ -15,15 +15,8 @@ using namespace embpriv;
 namespace {
 
 HfEncoderConfig small_config(const char* type, double initializer_range) {
-  HfEncoderConfig c;
-  c.model_type = type;
-  c.vocab_size = 1000;
-  c.hidden_size = 16;
-  c.intermediate_size = 24;
-  c.num_hidden_layers = 1;
-  c.num_attention_heads = 2;
-  c.max_position_embeddings = 40;
-  c.pad_token_id = type == std::string("bert") ? 0 : 1;
+  HfEncoderConfig c = hf_encoder_config_of_sizes(type, {/*vocab*/ 1000, /*hidden*/ 16, /*feedforward*/ 24, /*layers*/ 1,
+                                                        /*heads*/ 2, /*max_positions*/ 40});
   c.initializer_range = initializer_range;
   return c;
 }

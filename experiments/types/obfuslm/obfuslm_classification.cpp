@@ -72,17 +72,7 @@ ClassificationSettings read_classification_settings(const YAML::Node& c) {
 // The config of a random-init classifier: BERT with the classifier.* sizes, positions for
 // max_length tokens, two labels (negative, positive).
 HfEncoderConfig random_classifier_config(const ClassificationSettings& s, std::int64_t vocab) {
-  HfEncoderConfig c;
-  c.model_type = "bert";
-  c.vocab_size = vocab;
-  c.hidden_size = s.hidden;
-  c.intermediate_size = s.feedforward;
-  c.num_hidden_layers = s.layers;
-  c.num_attention_heads = s.heads;
-  c.max_position_embeddings = s.max_length;
-  c.sequence_classification = true;
-  c.num_labels = 2;
-  return c;
+  return hf_encoder_config_of_sizes("bert", {vocab, s.hidden, s.feedforward, s.layers, s.heads, s.max_length}, 2);
 }
 
 std::int64_t parameter_count(const HfEncoderWeights& w) {

@@ -214,14 +214,8 @@ TEST_CASE("federated, model.kind bert: a folder's weights are read, and a BertMo
   const TempDir dir("embpriv_federated_encoder_weights_test");
   // A BertModel folder (encoder and pooler, no classifier) of the test's sizes, written with
   // random weights (seed 3) beside bert-base-uncased's tokenizer.
-  HfEncoderConfig config;
-  config.model_type = "bert";
-  config.vocab_size = 30522;
-  config.hidden_size = 32;
-  config.intermediate_size = 64;
-  config.num_hidden_layers = 1;
-  config.num_attention_heads = 2;
-  config.max_position_embeddings = 32;
+  const HfEncoderConfig config = hf_encoder_config_of_sizes(
+      "bert", {/*vocab*/ 30522, /*hidden*/ 32, /*feedforward*/ 64, /*layers*/ 1, /*heads*/ 2, /*max_positions*/ 32});
   const HfEncoderWeights saved = random_hf_encoder(config, 3);
   save_hf_encoder(saved, dir / "bert");
   write_bert_tokenizer(dir / "bert/tokenizer.json");
