@@ -4,6 +4,7 @@
 #include <torch/autograd.h>
 #include <torch/nn/functional/activation.h>
 #include <torch/nn/modules/transformerlayer.h>
+#include <torch/version.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -166,7 +167,13 @@ at::Tensor thread_invariant_encoder_forward(torch::nn::TransformerEncoder& encod
   at::Tensor h = src;
   for (std::size_t i = 0; i < encoder->layers->size(); ++i) {
     auto& layer = encoder->layers->at<torch::nn::TransformerEncoderLayerImpl>(i);
-    EMBPRIV_CHECK(c10::get_if<torch::enumtype::kReLU>(&layer.options.activation()) != nullptr,
+    // LibTorch 2.x holds the activation in a std::variant, 1.13 in a c10::variant; both have
+    // holds_alternative (torch/version.h says which LibTorch this is).
+#if TORCH_VERSION_MAJOR >= 2
+    EMBPRIV_CHECK(std::holds_alternative<torch::enumtype::kReLU>(layer.options.activation()),
+#else
+    EMBPRIV_CHECK(c10::holds_alternative<torch::enumtype::kReLU>(layer.options.activation()),
+#endif
                   "Transformer encoder: only ReLU layers are supported");
     // Self-attention, then add & norm (Vaswani et al. 2017, sec. 3.1 and 3.2). The attention
     // weights are not asked for: the output is the same without them.

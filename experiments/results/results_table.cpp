@@ -145,9 +145,17 @@ ResultsTable read_results_h5(const std::string& path) {
   EMBPRIV_CHECK(file.ok(), path << " is not a readable HDF5 file (truncated or corrupt?)");
   ResultsTable table;
   Handle root(H5Gopen2(file.get(), "/", H5P_DEFAULT), H5Gclose);
-  H5O_info_t root_info;
-  EMBPRIV_CHECK(root.ok() && H5Oget_info(root.get(), &root_info) >= 0,
+  // Only the attribute count is read. HDF5 1.12 changed H5Oget_info (H5Oget_info3, H5O_info2_t);
+  // 1.10.3 and later have the call with a field mask as H5Oget_info2: the versioned name of each.
+#if H5_VERSION_GE(1, 12, 0)
+  H5O_info2_t root_info;
+  EMBPRIV_CHECK(root.ok() && H5Oget_info3(root.get(), &root_info, H5O_INFO_NUM_ATTRS) >= 0,
                 path << ": cannot read the root group");
+#else
+  H5O_info_t root_info;
+  EMBPRIV_CHECK(root.ok() && H5Oget_info2(root.get(), &root_info, H5O_INFO_NUM_ATTRS) >= 0,
+                path << ": cannot read the root group");
+#endif
   for (hsize_t i = 0; i < root_info.num_attrs; ++i) {
     char name[256];
     Handle attribute(H5Aopen_by_idx(root.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, H5P_DEFAULT,
