@@ -9,15 +9,35 @@
 # layer linking ${TORCH_LIBRARIES} gets it: its -D_GLIBCXX_USE_CXX11_ABI flag (in
 # TORCH_CXX_FLAGS), its CUDA libraries (torch_cuda, c10_cuda, the CUDA runtime) and the C++
 # standard it needs as a compile feature (2.x needs C++17, which embpriv uses anyway).
-set(EMBPRIV_TORCH_PYTHON "" CACHE FILEPATH "A python3 whose torch package's LibTorch embpriv builds against")
+# STRING, not FILEPATH: CMake turns a relative FILEPATH given with -D into a path under the
+# current folder, so `-DEMBPRIV_TORCH_PYTHON=python3` became ./python3, which cannot import torch.
+# A bare name is looked up on PATH (find_program), a relative path is taken from the current folder.
+set(EMBPRIV_TORCH_PYTHON "" CACHE STRING "A python3 whose torch package's LibTorch embpriv builds against")
+set(EMBPRIV_TORCH_PYTHON_EXECUTABLE "")
 if(EMBPRIV_TORCH_PYTHON)
-  execute_process(COMMAND "${EMBPRIV_TORCH_PYTHON}" -c "import torch; print(torch.utils.cmake_prefix_path)"
+  if(IS_ABSOLUTE "${EMBPRIV_TORCH_PYTHON}")
+    set(EMBPRIV_TORCH_PYTHON_EXECUTABLE "${EMBPRIV_TORCH_PYTHON}")
+  elseif(EMBPRIV_TORCH_PYTHON MATCHES "/")
+    get_filename_component(EMBPRIV_TORCH_PYTHON_EXECUTABLE "${EMBPRIV_TORCH_PYTHON}" ABSOLUTE BASE_DIR "$ENV{PWD}")
+  else()
+    unset(embpriv_torch_python_program CACHE)
+    find_program(embpriv_torch_python_program "${EMBPRIV_TORCH_PYTHON}")
+    set(EMBPRIV_TORCH_PYTHON_EXECUTABLE "${embpriv_torch_python_program}")
+    unset(embpriv_torch_python_program CACHE)
+    if(NOT EMBPRIV_TORCH_PYTHON_EXECUTABLE)
+      message(FATAL_ERROR "EMBPRIV_TORCH_PYTHON=${EMBPRIV_TORCH_PYTHON}: no such program on PATH")
+    endif()
+  endif()
+  if(NOT EXISTS "${EMBPRIV_TORCH_PYTHON_EXECUTABLE}" OR IS_DIRECTORY "${EMBPRIV_TORCH_PYTHON_EXECUTABLE}")
+    message(FATAL_ERROR "EMBPRIV_TORCH_PYTHON=${EMBPRIV_TORCH_PYTHON}: ${EMBPRIV_TORCH_PYTHON_EXECUTABLE} is not a program")
+  endif()
+  execute_process(COMMAND "${EMBPRIV_TORCH_PYTHON_EXECUTABLE}" -c "import torch; print(torch.utils.cmake_prefix_path)"
                   OUTPUT_VARIABLE torch_python_prefix OUTPUT_STRIP_TRAILING_WHITESPACE
                   RESULT_VARIABLE torch_python_status ERROR_VARIABLE torch_python_error)
   if(NOT torch_python_status EQUAL 0)
     string(STRIP "${torch_python_error}" torch_python_error)
     string(REGEX REPLACE ".*\n" "" torch_python_error "${torch_python_error}")  # the exception's line
-    message(FATAL_ERROR "EMBPRIV_TORCH_PYTHON=${EMBPRIV_TORCH_PYTHON} cannot import torch: ${torch_python_error}")
+    message(FATAL_ERROR "EMBPRIV_TORCH_PYTHON=${EMBPRIV_TORCH_PYTHON} (${EMBPRIV_TORCH_PYTHON_EXECUTABLE}) cannot import torch: ${torch_python_error}")
   endif()
   # Debian's python3-torch names a folder it does not ship (its LibTorch is libtorch-dev's, found
   # in the system paths); pip's and conda's ship TorchConfig.cmake there.
@@ -25,22 +45,51 @@ if(EMBPRIV_TORCH_PYTHON)
     list(PREPEND CMAKE_PREFIX_PATH "${torch_python_prefix}")
   endif()
   if(NOT DEFINED PYTHON_EXECUTABLE)
-    set(PYTHON_EXECUTABLE "${EMBPRIV_TORCH_PYTHON}" CACHE FILEPATH "The Python of the embpriv module")
+    set(PYTHON_EXECUTABLE "${EMBPRIV_TORCH_PYTHON_EXECUTABLE}" CACHE FILEPATH "The Python of the embpriv module")
   endif()
 endif()
 
 find_package(Torch REQUIRED)
 
-# The version, from the header (Debian's TorchConfig.cmake has no version file).
+# The version, from the header (Debian's TorchConfig.cmake has no version file): torch/version.h
+# under one of the include folders, with TORCH_VERSION_MAJOR/MINOR/PATCH; newer LibTorch keeps
+# those in torch/headeronly/version.h, which torch/version.h includes. Then TorchConfigVersion.cmake's
+# version, then the version of EMBPRIV_TORCH_PYTHON's torch (without its local part, +cu130).
 set(EMBPRIV_TORCH_VERSION "")
-foreach(dir ${TORCH_INCLUDE_DIRS})
-  if(NOT EMBPRIV_TORCH_VERSION AND EXISTS "${dir}/torch/version.h")
-    file(STRINGS "${dir}/torch/version.h" version_line REGEX "^#define TORCH_VERSION_(MAJOR|MINOR|PATCH) ")
-    string(REGEX REPLACE ".*MAJOR ([0-9]+).*MINOR ([0-9]+).*PATCH ([0-9]+).*" "\\1.\\2.\\3"
-           EMBPRIV_TORCH_VERSION "${version_line}")
+set(torch_version_headers "")
+foreach(dir ${TORCH_INCLUDE_DIRS} "${TORCH_INSTALL_PREFIX}/include" "${TORCH_INSTALL_PREFIX}/include/torch/csrc/api/include")
+  foreach(name torch/version.h torch/headeronly/version.h)
+    if(EXISTS "${dir}/${name}")
+      list(APPEND torch_version_headers "${dir}/${name}")
+    endif()
+  endforeach()
+endforeach()
+foreach(header ${torch_version_headers})
+  if(NOT EMBPRIV_TORCH_VERSION)
+    file(READ "${header}" version_text)
+    if(version_text MATCHES "#define TORCH_VERSION_MAJOR ([0-9]+)")
+      set(major ${CMAKE_MATCH_1})
+      if(version_text MATCHES "#define TORCH_VERSION_MINOR ([0-9]+)")
+        set(minor ${CMAKE_MATCH_1})
+        if(version_text MATCHES "#define TORCH_VERSION_PATCH ([0-9]+)")
+          set(EMBPRIV_TORCH_VERSION "${major}.${minor}.${CMAKE_MATCH_1}")
+        endif()
+      endif()
+    endif()
   endif()
 endforeach()
-if(EMBPRIV_TORCH_VERSION AND EMBPRIV_TORCH_VERSION VERSION_LESS 1.13)
+if(NOT EMBPRIV_TORCH_VERSION AND Torch_VERSION)
+  set(EMBPRIV_TORCH_VERSION "${Torch_VERSION}")
+endif()
+if(NOT EMBPRIV_TORCH_VERSION AND EMBPRIV_TORCH_PYTHON_EXECUTABLE)
+  execute_process(COMMAND "${EMBPRIV_TORCH_PYTHON_EXECUTABLE}" -c "import torch; print(torch.__version__.split('+')[0])"
+                  OUTPUT_VARIABLE EMBPRIV_TORCH_VERSION OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+endif()
+if(NOT EMBPRIV_TORCH_VERSION)
+  set(EMBPRIV_TORCH_VERSION "(version unknown)")
+  message(WARNING "no torch/version.h under ${TORCH_INCLUDE_DIRS}: the LibTorch version is unknown")
+endif()
+if(EMBPRIV_TORCH_VERSION MATCHES "^[0-9]" AND EMBPRIV_TORCH_VERSION VERSION_LESS 1.13)
   message(FATAL_ERROR "LibTorch ${EMBPRIV_TORCH_VERSION} in ${Torch_DIR} is older than 1.13, the oldest embpriv builds against")
 endif()
 
