@@ -13,7 +13,8 @@ namespace {
 double perplexity(const at::Tensor& logits, const at::Tensor& ids) {
   const std::int64_t T = ids.size(1);
   const at::Tensor log_probs = at::log_softmax(logits.narrow(1, 0, T - 1).to(at::kDouble), -1);
-  const at::Tensor nll = -log_probs.gather(-1, ids.narrow(1, 1, T - 1).unsqueeze(-1));
+  // The ids come from the CPU, the logits from the model's device: gather needs both on one.
+  const at::Tensor nll = -log_probs.gather(-1, ids.narrow(1, 1, T - 1).unsqueeze(-1).to(log_probs.device()));
   return std::exp(nll.mean().item<double>());
 }
 

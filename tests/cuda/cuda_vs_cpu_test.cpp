@@ -20,7 +20,9 @@
 #include "experiments/engine/mechanism_yaml.h"
 #include "mechanisms/registry.h"
 #include "models/language_model.h"
+#include "models/language_model_utility.h"
 #include "models/logistic_regression.h"
+#include "tests/test_binary.h"
 #include "tests/test_data.h"
 #include "tests/test_inputs.h"
 #include "tests/test_temp_dir.h"
@@ -163,4 +165,33 @@ TEST_CASE("CUDA: every mechanism perturbs a CUDA batch as it does the CPU's, wit
     CHECK(gpu.device() == kGpu);
     CHECK(max_abs_difference(gpu, cpu) < 1e-5 * (1 + cpu.abs().max().item<double>()));
   }
+}
+
+TEST_CASE("CUDA: the language model's utility takes CUDA logits with the CPU's token ids", "[cuda]") {
+  if (no_cuda()) return;
+  // The inversion type's language-model columns: the ids stay on the CPU, the logits come from
+  // the model's device. The perplexity's gather once met a CPU index on CUDA logits and failed
+  // every row (index is on cpu, different from other tensors on cuda:0, wrapper_CUDA_gather).
+  const auto model = load_language_model(stories260k_checkpoint(), kGpu);
+  const at::Tensor ids = token_ids(model->vocab_size());
+  const at::Tensor clean = model->forward_ids(ids);
+  const at::Tensor noisy = model->forward_embeddings(model->embed(ids) + 0.01);
+  REQUIRE(clean.device() == kGpu);
+  const LanguageModelUtility gpu = compare_next_token_logits(ids, clean, noisy);
+  const LanguageModelUtility cpu = compare_next_token_logits(ids, clean.cpu(), noisy.cpu());
+  CHECK(gpu.perplexity_clean == Approx(cpu.perplexity_clean).epsilon(1e-6));
+  CHECK(gpu.perplexity_perturbed == Approx(cpu.perplexity_perturbed).epsilon(1e-6));
+  CHECK(gpu.next_token_agreement == cpu.next_token_agreement);
+}
+
+TEST_CASE("CUDA: configs/device/inversion_device.yaml runs with device=cuda", "[cuda]") {
+  if (no_cuda()) return;
+  // The whole inversion type on the GPU (KNN, the learned inverter, the language model's utility,
+  // the sentiment classifier): every row must succeed, as it does with device=cpu.
+  TempDir dir("embpriv_cuda_inversion");
+  const Outcome o = run_binary(std::string("run ") + source_dir() + "/configs/device/inversion_device.yaml --out " + (dir / "cuda.h5") +
+                               " --overwrite --no-plot -q device=cuda");
+  INFO(o.output);
+  CHECK(o.code == 0);
+  CHECK(o.output.find("FAILED") == std::string::npos);
 }
