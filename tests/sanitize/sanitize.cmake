@@ -3,7 +3,7 @@
 # in CMakeLists.txt before the layers). Tests that need a higher layer (models) are left out.
 # Cold build + run measured at 20 min on 2 cores shared with two fuzzers and other builds
 # (CCACHE_DISABLE=1 make sanitize); the run itself is about 2.5 min.
-find_package(Catch2 REQUIRED)
+include(${CMAKE_CURRENT_SOURCE_DIR}/cmake/catch2.cmake)  # Catch2 2.x or 3.x
 set(sanitized_tests "")
 foreach(layer core platform mechanisms data metrics)
   file(GLOB_RECURSE layer_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/${layer}/*_test.cpp)
@@ -15,7 +15,8 @@ list(FILTER sanitized_tests EXCLUDE REGEX "/(llama2c_tokenizer_test|client_serve
 add_executable(embpriv_sanitize_tests tests/main.cpp ${sanitized_tests}
                ${CMAKE_CURRENT_SOURCE_DIR}/experiments/engine/mechanism_yaml.cpp)
 target_link_libraries(embpriv_sanitize_tests PRIVATE embpriv_core embpriv_platform embpriv_mechanisms embpriv_mechanisms_obfuslm embpriv_data
-                      embpriv_metrics yaml-cpp Catch2::Catch2)
+                      embpriv_metrics yaml-cpp)
+embpriv_catch2_tests(embpriv_sanitize_tests)
 target_include_directories(embpriv_sanitize_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})  # tests/*.h
 include(${CMAKE_CURRENT_SOURCE_DIR}/cmake/find_python.cmake)
 embpriv_test_python()  # EMBPRIV_TEST_PYTHON: the python3 of the reference scripts
