@@ -101,8 +101,9 @@ std::pair<std::int64_t, std::int64_t> first_true(const at::Tensor& bad) {
 // x is copied to float32 while the GIL is held, so another thread that changes x while the GIL is
 // released cannot change what is read; a float64 value beyond float32's range, a result that is
 // not finite in float32 and one that does not fit x's dtype are refused, naming the row.
-at::Tensor perturb(const Mechanism& mechanism, const at::Tensor& x, std::uint64_t seed, const py::object& mask,
-                   const py::object& modality, std::int64_t first_row) {
+at::Tensor perturb(const Mechanism& mechanism, const at::Tensor& x, const py::object& seed_object,
+                   const py::object& mask, const py::object& modality, std::int64_t first_row) {
+  const std::uint64_t seed = seed_argument(seed_object, "seed");
   EMBPRIV_CHECK(first_row >= 0, "first_row must be >= 0, got " << first_row);
   RowChannels channels;
   channels.mask = mask.is_none() ? at::Tensor() : tensor_argument(mask, "mask").clone();

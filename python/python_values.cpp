@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/error.h"
+
 namespace py = pybind11;
 
 namespace embpriv::python {
@@ -49,6 +51,22 @@ ParamValue param_value(const py::handle& value) {
   const bool vowel = !type.empty() && std::string("aeiouAEIOU").find(type[0]) != std::string::npos;
   out.shown = value.is_none() ? std::string("None") : (vowel ? "an " : "a ") + type;
   return out;
+}
+
+std::uint64_t seed_argument(const py::handle& value, const char* name) {
+  const std::string wanted = std::string(name) + " must be an int in [0, 2^64), got ";
+  if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr())) {
+    throw py::type_error(wanted + py::repr(value).cast<std::string>() + " (a " + type_name(value) + ")");
+  }
+  const py::int_ number = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
+  if (!number) throw py::error_already_set();
+  const unsigned long long seed = PyLong_AsUnsignedLongLong(number.ptr());
+  if (seed == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {  // negative or >= 2^64
+    PyErr_Clear();
+    const std::string shown = py::repr(number).cast<std::string>();
+    EMBPRIV_CHECK(false, wanted << shown);
+  }
+  return static_cast<std::uint64_t>(seed);
 }
 
 at::Tensor tensor_argument(const py::handle& value, const char* name) {

@@ -11,6 +11,7 @@
 #include "data/corpora/synthetic_inputs.h"
 #include "experiments/engine/config_document.h"
 #include "python/bindings.h"
+#include "python/python_values.h"
 
 namespace py = pybind11;
 
@@ -23,8 +24,9 @@ void bind_seeds(py::module_& m) {
         "64-bit FNV-1a of a string: the point of derive_seed is fnv1a64 of the grid point's key");
   m.def(
       "random_directions",
-      [](std::int64_t n, std::int64_t d, double norm_min, double norm_max, std::uint64_t seed,
+      [](std::int64_t n, std::int64_t d, double norm_min, double norm_max, const py::object& seed_object,
          std::int64_t first_row) {
+        const std::uint64_t seed = seed_argument(seed_object, "seed");
         // The checks of the type perturbation's data keys (data.norm_min > 0, data.norm_max >=
         // data.norm_min), and a norm float32 can hold.
         require_at_least("n", n, 0);

@@ -12,7 +12,11 @@ rows whose token id is public left unchanged (Def. 6.2). Rows draw from per-call
 the same seed and the same sequence of calls give the same rows (docs/python.md, "The wrapper").
 """
 import fnmatch
+import operator
 import secrets
+import sys
+import threading
+import warnings
 
 import torch
 
@@ -114,8 +118,18 @@ def _placeholder_ids(model):
     for key in _PLACEHOLDER_KEYS:
         value = getattr(config, key, None)
         if isinstance(value, int) and not isinstance(value, bool):
-            ids.add(value)
+            ids.add(_token_id(value, f"config.{key}"))
     return ids
+
+
+def _token_id(value, name):
+    """One token id: an int that fits the int64 ids of a model's input (a larger one would only
+    fail at the first forward, inside torch.isin)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must hold int token ids, got {value!r}")
+    if not 0 <= value < 2**63:
+        raise ValueError(f"{name}: a token id must be in [0, 2^63), got {value}")
+    return value
 
 
 def _id_set(ids, name):
@@ -123,12 +137,73 @@ def _id_set(ids, name):
         return set()
     if isinstance(ids, torch.Tensor):
         ids = ids.flatten().tolist()
-    out = set()
-    for value in ids:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must hold int token ids, got {value!r}")
-        out.add(value)
-    return out
+    elif isinstance(ids, (int, str, bytes)) or not hasattr(ids, "__iter__"):
+        raise TypeError(f"{name} must be a list, set or tensor of token ids, got {type(ids).__name__}")
+    return {_token_id(value, name) for value in ids}
+
+
+def _seed_value(seed, name="seed"):
+    """A seed as Mechanism.perturb takes one: an integer in [0, 2^64), never a bool (True is an int
+    in Python, but no one means it as a seed); the same rule and message as perturb's."""
+    if isinstance(seed, bool) or not hasattr(type(seed), "__index__"):
+        raise TypeError(f"{name} must be an int in [0, 2^64), got {seed!r} (a {type(seed).__name__})")
+    value = operator.index(seed)
+    if not 0 <= value < 2**64:
+        raise ValueError(f"{name} must be an int in [0, 2^64), got {value}")
+    return value
+
+
+def _capture_in_progress():
+    """The name of a graph capture running now, or None. A hook cannot be captured faithfully:
+    torch.jit.trace records Mechanism.perturb (C++, outside the tracer) as an empty tensor, so the
+    traced model perturbs nothing and returns uninitialised memory, and a captured graph would
+    replay one draw or none. torch.compile's checks exist from torch 2.x on; dynamo can only be
+    compiling when it has been imported."""
+    if torch.jit.is_tracing():
+        return "torch.jit.trace"
+    compiler = getattr(torch, "compiler", None)
+    if compiler is not None and hasattr(compiler, "is_compiling"):
+        if compiler.is_compiling():
+            return "torch.compile"
+    else:
+        dynamo = sys.modules.get("torch._dynamo")
+        if dynamo is not None and hasattr(dynamo, "is_compiling") and dynamo.is_compiling():
+            return "torch.compile"
+    return None
+
+
+_COPY_REFUSED = ("a model wrapped by embpriv.wrap cannot be deep-copied or pickled: its hooks belong to the "
+                 "handle, so a copy would log into the original's handle and stay perturbed after remove(), "
+                 "or draw the original's noise again; call handle.remove() first, then copy or save the model "
+                 "and wrap each copy with a seed of its own")
+
+
+class _Hook:
+    """A hook of a WrapHandle as torch calls it. Copying a module copies its hooks: deepcopy and
+    pickle (torch.save) of a wrapped model are refused here, naming what to do."""
+
+    __slots__ = ("function",)
+
+    def __init__(self, function):
+        self.function = function
+
+    def __call__(self, *args):
+        return self.function(*args)
+
+    def __deepcopy__(self, memo):
+        raise TypeError(_COPY_REFUSED)
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError(_COPY_REFUSED)
+
+
+def _caller_outside_this_file():
+    """The innermost frame of the current stack that is not in this file: for a hook, the frame
+    of torch's Module call that runs it."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals is globals():
+        frame = frame.f_back
+    return frame
 
 
 class CallRecord:
@@ -163,15 +238,20 @@ class WrapHandle:
         self.calls = []
         self.enabled = True
         self._call_count = {modality: 0 for modality in channels}
+        # Hooks run in whatever threads call the model: the call index is taken and the log written
+        # under this lock, so that no two calls share a stream.
+        self._lock = threading.Lock()
+        # Per thread, the wrapped model's forwards in progress: [(frame of the call, input ids)].
+        self._forwards = threading.local()
+        self._warned_grad = False
         self._hooks = []
-        self._model_ids = None
         self._removed = False
         for modality, pairs in channels.items():
             for path, module in pairs:
-                self._hooks.append(module.register_forward_hook(self._hook(modality, path)))
+                self._hooks.append(module.register_forward_hook(_Hook(self._hook(modality, path))))
         self._needs_ids = "text" in channels and bool(self.public_token_ids or self.placeholder_token_ids)
         if self._needs_ids:
-            self._hooks.append(self._register_ids_hook(model))
+            self._hooks.extend(self._register_ids_hooks(model))
 
     # --- streams ---
     def call_seed(self, modality, call_index):
@@ -185,10 +265,7 @@ class WrapHandle:
         if isinstance(call_index, bool) or not isinstance(call_index, int) or call_index < 0:
             raise ValueError(f"call_index must be an int >= 0, got {call_index!r}")
         if self._call_seeds is not None:
-            seed = self._call_seeds(modality, call_index)
-            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-                raise ValueError(f"call_seeds({modality!r}, {call_index}) must give an int in [0, 2^64), got {seed!r}")
-            return seed
+            return _seed_value(self._call_seeds(modality, call_index), f"call_seeds({modality!r}, {call_index})")
         return derive_seed(self.seed, fnv1a64("wrap " + modality), f"call {call_index}")
 
     # --- bookkeeping ---
@@ -221,8 +298,9 @@ class WrapHandle:
 
     def reset_log(self):
         """Forgets the calls and restarts the call indices at 0 (the next call draws as the first did)."""
-        self.calls = []
-        self._call_count = {modality: 0 for modality in self._call_count}
+        with self._lock:
+            self.calls = []
+            self._call_count = {modality: 0 for modality in self._call_count}
 
     def set_mechanism(self, mechanism, *, alpha=None):
         """Perturbs the next calls with another mechanism or budget (the paper's set_epsilon); the
@@ -241,7 +319,7 @@ class WrapHandle:
         for hook in self._hooks:
             hook.remove()
         self._hooks = []
-        self._model_ids = None
+        self._forwards = threading.local()
         self._removed = True
 
     @property
@@ -255,32 +333,73 @@ class WrapHandle:
         self.remove()
         return False
 
+    def __deepcopy__(self, memo):
+        raise TypeError(_COPY_REFUSED)
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError(_COPY_REFUSED)
+
     # --- the hooks ---
-    def _register_ids_hook(self, model):
-        # The token ids of the current forward pass, for the text hook when the hooked module does
-        # not take them itself. torch >= 2.0 hands keyword arguments (generate passes input_ids so).
-        def remember(args, kwargs):
+    def _register_ids_hooks(self, model):
+        """The token ids of each forward of the model, for a text hook on a module that does not
+        take them itself. They belong to that one forward: kept per thread with the frame of the
+        model's call, and used only while that frame is on the hooked call's stack, so neither a
+        later direct call of the hooked module, nor another thread, nor a forward that raised can
+        see them. torch >= 2.0 hands keyword arguments (generate passes input_ids so)."""
+        def started(_model, args, kwargs=None):
             ids = kwargs.get("input_ids") if kwargs else None
             if ids is None and args and isinstance(args[0], torch.Tensor) and not args[0].is_floating_point():
                 ids = args[0]
-            self._model_ids = ids
+            self._live_forwards().append((_caller_outside_this_file(), ids))
+
+        def ended(_model, _args, _output):
+            forwards = self._live_forwards()
+            if forwards and forwards[-1][0] is _caller_outside_this_file():
+                forwards.pop()
 
         try:
-            return model.register_forward_pre_hook(lambda _m, args, kwargs: remember(args, kwargs), with_kwargs=True)
+            pre = model.register_forward_pre_hook(_Hook(started), with_kwargs=True)
         except TypeError:  # torch < 2.0: positional arguments only
-            return model.register_forward_pre_hook(lambda _m, args: remember(args, {}))
+            pre = model.register_forward_pre_hook(_Hook(started))
+        return [pre, model.register_forward_hook(_Hook(ended))]
+
+    def _live_forwards(self):
+        """This thread's model forwards in progress, those that ended (by an exception, which runs
+        no forward hook) dropped. The list holds the frames, so an id on the stack is that frame's."""
+        forwards = getattr(self._forwards, "stack", None)
+        if forwards is None:
+            forwards = self._forwards.stack = []
+        if forwards:
+            on_stack = set()
+            frame = sys._getframe(1)
+            while frame is not None:
+                on_stack.add(id(frame))
+                frame = frame.f_back
+            while forwards and id(forwards[-1][0]) not in on_stack:
+                forwards.pop()
+        return forwards
 
     def _token_ids(self, path, inputs, leading_shape):
-        """The ids of the rows of a text output [..., D]: the module's own input, else the model's."""
-        for candidate in (inputs[0] if inputs else None, self._model_ids):
+        """The ids of the rows of a text output [..., D]: the module's own input, else the input of
+        the model forward this call runs in (in this thread). Where neither is known the call is
+        refused: with public or placeholder ids set, no row may pass on a guess."""
+        forwards = self._live_forwards()
+        for candidate in (inputs[0] if inputs else None, forwards[-1][1] if forwards else None):
             if (isinstance(candidate, torch.Tensor) and not candidate.is_floating_point()
                     and not candidate.is_complex() and tuple(candidate.shape) == tuple(leading_shape)):
                 return candidate
         raise ValueError(f"text hook '{path}': public or placeholder token ids are set, but neither the module's "
-                         f"input nor the model's input_ids is a tensor of ids of shape {list(leading_shape)}")
+                         f"input nor the input_ids of a forward of the wrapped model running in this thread is a "
+                         f"tensor of ids of shape {list(leading_shape)}; the call is refused rather than let a "
+                         "row pass unperturbed (call the model, or hook the embedding that takes the ids)")
 
     def _hook(self, modality, path):
         def hook(_module, inputs, output):
+            capture = _capture_in_progress()
+            if capture is not None:
+                raise RuntimeError(f"{modality} hook '{path}': embpriv.wrap cannot run under {capture}: the "
+                                   "captured graph would not draw fresh noise per call (a traced one perturbs "
+                                   "nothing); call handle.remove() before capturing, or run the model eagerly")
             if not self.enabled:
                 return None
             return self._perturb_output(modality, path, inputs, output)
@@ -291,10 +410,24 @@ class WrapHandle:
         where = f"{modality} hook '{path}'"
         if not isinstance(output, torch.Tensor):
             raise ValueError(f"{where}: the module returns a {type(output).__name__}, not a tensor [..., D]")
+        # Before any torch operation on it: these tensors would fail inside torch, naming no hook.
+        if output.is_nested:
+            raise ValueError(f"{where}: the module returns a nested tensor; the hook perturbs dense tensors [..., D]")
+        if output.layout != torch.strided:
+            raise ValueError(f"{where}: the module returns a tensor of layout {output.layout}; the hook perturbs "
+                             "dense (torch.strided) tensors [..., D]")
+        if output.is_meta:
+            raise ValueError(f"{where}: the module returns a tensor on the meta device, which holds no values to perturb")
         if not output.is_floating_point() or output.is_complex():
             raise ValueError(f"{where}: the module's output has dtype {output.dtype}, not a floating dtype")
         if output.dim() < 1 or output.shape[-1] < 2:
             raise ValueError(f"{where}: the output's shape {list(output.shape)} is not [..., D] with D >= 2")
+        if output.requires_grad and not self._warned_grad:
+            self._warned_grad = True
+            warnings.warn(f"embpriv.wrap: the output of {where} requires grad, but the perturbed rows carry none: "
+                          "no gradient reaches this module or any parameter before it, which stay as they are "
+                          "in training (docs/python.md, 'The wrapper'); this warning is shown once per handle",
+                          UserWarning, stacklevel=2)
         d = output.shape[-1]
         x = output.detach().reshape(-1, d)
         n = x.shape[0]
@@ -311,19 +444,19 @@ class WrapHandle:
                 placeholder = torch.isin(ids, listed) & ~public
         zero = (x == 0).all(dim=1) & ~public & ~placeholder
         keep = public | placeholder | zero
-        call_index = self._call_count[modality]
+        mechanism = self.mechanism  # one mechanism for the whole call, whatever set_mechanism does meanwhile
+        call_index = self._take_call_index(modality)
         seed = self.call_seed(modality, call_index)
         mask = (~keep).to(torch.long).cpu()
         # Rows that pass unchanged go to the mechanism as ones (it checks every row, masked or not:
         # a zero or non-finite row would be refused) and are put back from x below, bit for bit.
         rows = torch.where(keep.unsqueeze(1), torch.ones_like(x), x) if bool(keep.any()) else x
         try:
-            y = self.mechanism.perturb(rows, seed=seed, mask=mask, modality=modality)
+            y = mechanism.perturb(rows, seed=seed, mask=mask, modality=modality)
         except ValueError as error:
             raise ValueError(f"{modality} hook '{path}' (call {call_index}): {error}") from None
         if bool(keep.any()):
             y = torch.where(keep.unsqueeze(1), x, y)
-        self._call_count[modality] = call_index + 1
         record = CallRecord(modality=modality, path=path, call_index=call_index, seed=seed,
                             shape=tuple(output.shape), dtype=output.dtype, device=str(output.device), rows=n,
                             perturbed=int((~keep).sum()), public=int(public.sum()),
@@ -333,8 +466,18 @@ class WrapHandle:
             cosine = torch.nn.functional.cosine_similarity(xs, ys, dim=1).cpu() if xs.shape[0] else torch.empty(0)
             record.cosine = cosine
             record.mean_cosine = float(cosine.double().mean()) if cosine.numel() else None
-        self.calls.append(record)
+        with self._lock:
+            self.calls.append(record)
         return y.reshape(output.shape)
+
+    def _take_call_index(self, modality):
+        """The next call index of a channel, taken before the mechanism runs (it releases the GIL, so
+        another thread's call may start meanwhile): each call its own stream. A call the mechanism
+        then refuses keeps its index unused."""
+        with self._lock:
+            call_index = self._call_count[modality]
+            self._call_count[modality] = call_index + 1
+        return call_index
 
     def __repr__(self):
         state = "removed" if self._removed else ("enabled" if self.enabled else "disabled")
@@ -410,17 +553,19 @@ def wrap(model, mechanism, hooks, *, alpha=None, public_token_ids=None, seed=Non
             seen[id(module)] = (modality, path)
             pairs.append((path, module))
         channels[modality] = pairs
-    if seed is None:
-        seed = secrets.randbits(63)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an int in [0, 2^64), got {seed!r}")
+    if not channels:
+        # {"text": None} and the like: a handle that hooks nothing would let every output pass.
+        raise ValueError(f"hooks {spec!r} name no module to hook: give a module path for 'text' and/or 'visual'")
+    seed = secrets.randbits(63) if seed is None else _seed_value(seed)
+    if not isinstance(log_cosine, bool):
+        raise TypeError(f"log_cosine must be True or False, got {log_cosine!r}")
     public = _id_set(public_token_ids, "public_token_ids")
     if public and "text" not in channels:
         raise ValueError("public_token_ids are given, but no text channel is hooked")
     if call_seeds is not None and not callable(call_seeds):
         raise TypeError("call_seeds must be a function (modality, call_index) -> seed, "
                         f"got {type(call_seeds).__name__}")
-    return WrapHandle(model, built, channels, public, placeholder - public, seed, bool(log_cosine), call_seeds)
+    return WrapHandle(model, built, channels, public, placeholder - public, seed, log_cosine, call_seeds)
 
 
 def wrap_presets():

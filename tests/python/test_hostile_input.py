@@ -203,3 +203,61 @@ def test_bad_input_is_value_error_and_a_wrong_type_type_error():
         embpriv.mechanism({"name": "vmf", 1: 2})
     with pytest.raises(ValueError, match="epsilon must be finite and > 0, got inf"):
         embpriv.mechanism({"name": "vmf", "epsilon": 10**400})
+
+
+# Issue 38, messages: wrap() checks its arguments itself, and a hook names itself.
+def test_wrap_checks_public_ids_and_log_cosine_when_called():
+    model = torch.nn.Sequential(torch.nn.Embedding(8, 4))
+    with pytest.raises(ValueError, match=r"public_token_ids: a token id must be in \[0, 2\^63\), got 1180591620717411303424"):
+        embpriv.wrap(model, {"name": "vmf", "epsilon": 1}, {"text": "0"}, public_token_ids=[2**70], seed=1)
+    with pytest.raises(TypeError, match="public_token_ids must be a list, set or tensor of token ids, got int"):
+        embpriv.wrap(model, {"name": "vmf", "epsilon": 1}, {"text": "0"}, public_token_ids=7, seed=1)
+    with pytest.raises(TypeError, match="log_cosine must be True or False, got 'no'"):
+        embpriv.wrap(model, {"name": "vmf", "epsilon": 1}, {"text": "0"}, log_cosine="no", seed=1)
+    assert all(len(m._forward_hooks) == 0 for m in model.modules())
+
+
+class Returns(torch.nn.Module):
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def forward(self, x):
+        return self.make(x)
+
+
+@pytest.mark.parametrize("make,expected", [
+    (lambda x: x.to_sparse(), "layout torch.sparse_coo"),
+    (lambda x: torch.empty_like(x, device="meta"), "meta device"),
+    (lambda x: torch.nested.nested_tensor([x[:1], x[1:]]), "nested tensor"),
+])
+def test_outputs_a_hook_cannot_perturb_are_refused_naming_the_hook(make, expected):
+    model = torch.nn.Sequential(Returns(make))
+    handle = embpriv.wrap(model, {"name": "vmf", "epsilon": 1}, {"visual": "0"}, seed=1)
+    with pytest.raises(ValueError, match=f"visual hook '0': .*{expected}"):
+        model(torch.randn(3, 4))
+    handle.remove()
+
+
+@pytest.mark.parametrize("seed,error,expected", [
+    (-1, ValueError, r"seed must be an int in \[0, 2\^64\), got -1$"),
+    (2**64, ValueError, r"seed must be an int in \[0, 2\^64\), got 18446744073709551616$"),
+    (True, TypeError, r"seed must be an int in \[0, 2\^64\), got True \(a bool\)$"),
+    (1.5, TypeError, r"seed must be an int in \[0, 2\^64\), got 1.5 \(a float\)$"),
+])
+def test_one_rule_and_one_message_for_seeds_in_perturb_and_wrap(seed, error, expected):
+    m = embpriv.mechanism({"name": "vmf", "epsilon": 1})
+    x = torch.ones(3, 4)
+    with pytest.raises(error, match=expected):  # one line, not pybind's list of every argument
+        m.perturb(x, seed=seed)
+    with pytest.raises(error, match=expected):
+        embpriv.random_directions(3, 4, 1.0, 2.0, seed=seed)
+    with pytest.raises(error, match=expected):
+        embpriv.wrap(torch.nn.Sequential(torch.nn.Identity()), m, {"visual": "0"}, seed=seed)
+
+
+def test_integers_that_are_not_int_are_seeds_in_perturb_and_wrap():
+    m = embpriv.mechanism({"name": "vmf", "epsilon": 1})
+    x = embpriv.random_directions(3, 4, 1.0, 2.0, seed=2**64 - 1)
+    assert torch.equal(m.perturb(x, seed=torch.tensor(5)), m.perturb(x, seed=5))
+    assert embpriv.wrap(torch.nn.Sequential(torch.nn.Identity()), m, {"visual": "0"}, seed=torch.tensor(5)).seed == 5

@@ -806,3 +806,208 @@ def test_hooks_on_a_cuda_model_return_on_the_device():
     assert ys[0].is_cuda and ys[0].dtype == xs[0].dtype
     expected = embpriv.mechanism(VMF).perturb(xs[0], seed=handle.call_seed("visual", 0), modality="visual")
     assert expected.is_cuda and torch.equal(ys[0], expected)
+
+
+# --- threads, ids of the call, capture, copies (issue 38) -------------------------------------------
+GAUSSIAN = {"name": "gaussian", "epsilon": 1, "delta": 1e-5, "clip_norm": 1}
+
+
+def test_threads_calling_at_once_each_draw_their_own_stream():
+    # Mechanism.perturb releases the GIL: the call index must be taken before it, under a lock. Four
+    # threads start together and call a wrapped module three times each on rows of their own; every
+    # call has its own index, and each output is Mechanism.perturb with that index's seed (with one
+    # index shared, y_a - y_b would equal x_a - x_b: the same noise).
+    import threading
+
+    model = nn.Sequential(nn.Identity())
+    handle = embpriv.wrap(model, GAUSSIAN, {"visual": "0"}, seed=12)
+    start = threading.Barrier(4)
+    outputs = {}
+
+    def calls(t):
+        x = embpriv.random_directions(4000, 64, 0.5, 2.0, seed=100 + t)
+        start.wait()
+        outputs[t] = (x, [model(x) for _ in range(3)])
+
+    threads = [threading.Thread(target=calls, args=(t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(r.call_index for r in handle.calls) == list(range(12))
+    m = embpriv.mechanism(GAUSSIAN)
+    used = set()
+    for x, ys in outputs.values():
+        for y in ys:
+            index = next(k for k in range(12) if torch.equal(y, m.perturb(x, seed=handle.call_seed("visual", k))))
+            used.add(index)
+    assert used == set(range(12))
+    handle.remove()
+
+
+class IdsThenProjection(nn.Module):
+    """A model whose hooked module (proj) takes embeddings, not ids: the hook reads the ids of the
+    model's forward. `pause` runs between the embedding and proj (a barrier between threads)."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.embed = nn.Embedding(32, 16)
+        self.proj = nn.Identity()
+        self.pause = None
+
+    def forward(self, ids):
+        h = self.embed(ids)
+        if self.pause is not None:
+            self.pause()
+        return self.proj(h)
+
+
+PUBLIC = torch.tensor([[1, 2, 3, 4]])
+PRIVATE = torch.tensor([[5, 6, 7, 8]])
+
+
+def test_a_direct_call_of_the_hooked_module_never_takes_the_ids_of_an_earlier_forward():
+    model = IdsThenProjection()
+    handle = embpriv.wrap(model, VMF, {"text": "proj"}, public_token_ids=[1, 2, 3, 4], seed=3)
+    with torch.no_grad():
+        assert torch.equal(model(PUBLIC), model.embed(PUBLIC))  # every row public: unchanged
+        secret = model.embed(PRIVATE)
+        # The ids of that forward ended with it: a call of proj on its own has no ids, and no row
+        # may pass on a guess (once, 4 secret rows passed here as public).
+        with pytest.raises(ValueError, match="text hook 'proj'.*refused"):
+            model.proj(secret)
+        # A forward that raises runs no forward hook: its ids end with it all the same.
+        model.pause = lambda: 1 / 0
+        with pytest.raises(ZeroDivisionError):
+            model(PUBLIC)
+        model.pause = None
+        with pytest.raises(ValueError, match="refused"):
+            model.proj(secret)
+        assert not (model(PRIVATE) == secret).all(-1).any()  # a forward of private ids: every row perturbed
+    assert [(r.public, r.perturbed) for r in handle.calls] == [(4, 0), (0, 4)]
+    handle.remove()
+
+
+def test_two_threads_each_use_the_ids_of_their_own_forward():
+    # Both threads are inside the model's forward (past its pre-hook) before either reaches proj:
+    # with one slot of ids on the handle, one of them used the other's.
+    import threading
+
+    model = IdsThenProjection()
+    handle = embpriv.wrap(model, VMF, {"text": "proj"}, public_token_ids=[1, 2, 3, 4], seed=3)
+    for _ in range(5):
+        both = threading.Barrier(2)
+        model.pause = both.wait
+        out = {}
+
+        def run(name, ids):
+            with torch.no_grad():
+                out[name] = model(ids)
+
+        threads = [threading.Thread(target=run, args=(n, i)) for n, i in (("public", PUBLIC), ("private", PRIVATE))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        with torch.no_grad():
+            assert torch.equal(out["public"], model.embed(PUBLIC))
+            assert not (out["private"] == model.embed(PRIVATE)).all(-1).any()
+    assert sorted((r.public, r.perturbed) for r in handle.calls) == [(0, 4)] * 5 + [(4, 0)] * 5
+    handle.remove()
+
+
+def test_tracing_a_wrapped_model_is_refused():
+    # A traced graph records Mechanism.perturb as an empty tensor: it would perturb nothing.
+    model = tiny_model()
+    handle = embpriv.wrap(model, VMF, "qwen3_vl", seed=1)
+    with pytest.raises(RuntimeError, match=r"hook '.*': embpriv\.wrap cannot run under torch\.jit\.trace"):
+        torch.jit.trace(model, (IDS, PIXELS))
+    handle.disable()  # a disabled hook too: the graph could never follow enable()
+    with pytest.raises(RuntimeError, match="torch.jit.trace"):
+        torch.jit.trace(model, (IDS, PIXELS))
+    handle.remove()
+    torch.jit.trace(model, (IDS, PIXELS))  # removed: traces as any model
+
+
+@pytest.mark.parametrize("where", ["torch.compiler", "torch._dynamo"])
+def test_a_hook_run_while_dynamo_compiles_is_refused(monkeypatch, where):
+    # torch.compile (torch >= 2.0) traces hooks with dynamo, under which is_compiling() is True:
+    # torch.compiler.is_compiling (2.3 on), else torch._dynamo.is_compiling. Debian's torch 1.13
+    # has neither, so both are stood in here.
+    import sys
+    import types
+
+    compiling = types.SimpleNamespace(is_compiling=lambda: True)
+    if where == "torch.compiler":
+        monkeypatch.setattr(torch, "compiler", compiling, raising=False)
+    else:
+        monkeypatch.delattr(torch, "compiler", raising=False)
+        monkeypatch.setitem(sys.modules, "torch._dynamo", compiling)
+    model = tiny_model()
+    with embpriv.wrap(model, VMF, "qwen3_vl", seed=1) as handle:
+        with pytest.raises(RuntimeError, match="cannot run under torch.compile"):
+            model(IDS, PIXELS)
+        assert handle.calls == []
+
+
+@pytest.mark.skipif(not hasattr(torch, "compile"), reason="torch.compile needs torch >= 2.0 (Debian's is 1.13)")
+def test_torch_compile_of_a_wrapped_model_never_runs_unperturbed():
+    # Where dynamo traces the hook it raises; dynamo may also run the hook outside its graph, where
+    # it perturbs as it does eagerly. Either is sound; a compiled model whose outputs pass is not.
+    model = tiny_model()
+    with torch.no_grad():
+        clean = model(IDS, PIXELS)
+    with embpriv.wrap(model, VMF, "qwen3_vl", seed=1) as handle:
+        try:
+            with torch.no_grad():
+                logits = torch.compile(model)(IDS, PIXELS)
+        except Exception as error:  # noqa: BLE001 - dynamo may wrap the hook's RuntimeError
+            assert "cannot run under torch.compile" in str(error)
+        else:
+            assert len(handle.calls) == 4 and not torch.equal(logits, clean)
+
+
+def test_a_channel_spec_that_hooks_nothing_is_refused():
+    model = tiny_model()
+    for hooks in ({"text": None}, {"text": None, "visual": None}):
+        with pytest.raises(ValueError, match="name no module to hook"):
+            embpriv.wrap(model, VMF, hooks, seed=1)
+    assert all(len(m._forward_hooks) == 0 and len(m._forward_pre_hooks) == 0 for m in model.modules())
+
+
+def test_copying_or_pickling_a_wrapped_model_is_refused_until_remove():
+    import copy
+    import io
+    import pickle
+
+    model = tiny_model()
+    handle = embpriv.wrap(model, VMF, "qwen3_vl", public_token_ids=[1], seed=1)
+    # The copy's hooks would be the original handle's: its calls logged there, perturbed after remove().
+    for action in (lambda: copy.deepcopy(model), lambda: pickle.dumps(model),
+                   lambda: torch.save(model, io.BytesIO()), lambda: copy.deepcopy(handle)):
+        with pytest.raises(TypeError, match=r"call handle\.remove\(\) first"):
+            action()
+    handle.remove()
+    twin = copy.deepcopy(model)
+    assert all(len(m._forward_hooks) == 0 and len(m._forward_pre_hooks) == 0 for m in twin.modules())
+    assert len(pickle.dumps(model)) > 0
+
+
+def test_training_through_the_wrapper_warns_once_that_the_layers_before_are_frozen():
+    import warnings
+
+    model = tiny_model()
+    handle = embpriv.wrap(model, VMF, {"text": TEXT}, seed=1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with torch.no_grad():
+            model(IDS)  # inference: nothing to warn of
+        assert caught == []
+        for _ in range(3):
+            model(IDS).sum().backward()
+    frozen = [w for w in caught if "requires grad" in str(w.message)]
+    assert len(caught) == len(frozen) == 1 and f"text hook '{TEXT}'" in str(frozen[0].message)
+    assert model.model.language_model.embed_tokens.weight.grad is None  # what the warning says
+    assert model.lm_head.weight.grad is not None
+    handle.remove()
