@@ -9,10 +9,13 @@ compiled _embpriv.
 
 Settings, as environment variables or pip's --config-settings (-C key=value):
   EMBPRIV_BUILD_DIR / build-dir: a build folder that already holds the built module
-      (BUILD/python/embpriv/_embpriv*.so): the backend configures and compiles nothing there and
-      packs that module after the same checks (how the ctest python_pip_install reuses the
-      build; docs/python.md). Without it the backend configures and builds in
+      (BUILD/python/embpriv/_embpriv<this interpreter's EXT_SUFFIX>): the backend configures and
+      compiles nothing there and packs that module after the same checks (how the ctest
+      python_pip_install reuses the build; docs/python.md). A relative path is read from the
+      folder pip was called in. Without it the backend configures and builds in
       build-pip/<python tag>-torch<version> inside the checkout (kept for next time).
+The wheel holds the checkout's python/embpriv/*.py (never the copies in a build folder, which
+may be older), the build's _build_info.py and the one compiled module of this interpreter.
   EMBPRIV_DEPS_PREFIX / deps-prefix: a dpkg -x prefix of Debian packages (docs/gpu.md).
   EMBPRIV_CMAKE_ARGS / cmake-args: more arguments for the configure step (split on spaces).
   EMBPRIV_JOBS / jobs: parallel build jobs (default: all CPUs).
@@ -66,8 +69,37 @@ def _run(command, **kwargs):
     subprocess.run(command, check=True, **kwargs)
 
 
+def _built_modules(build_dir):
+    return sorted(glob.glob(os.path.join(build_dir, "python", "embpriv", "_embpriv*.so")))
+
+
 def _built_module(build_dir):
-    return glob.glob(os.path.join(build_dir, "python", "embpriv", "_embpriv*.so"))
+    """The compiled module of this interpreter in a build folder (a folder may hold those of
+    several Pythons: only the one whose suffix this interpreter imports goes into its wheel)."""
+    path = os.path.join(build_dir, "python", "embpriv", "_embpriv" + sysconfig.get_config_var("EXT_SUFFIX"))
+    return path if os.path.exists(path) else None
+
+
+def _caller_folder():
+    """The folder pip (or another frontend) was called in: the working folder of the process that
+    runs this backend's hooks, which pip starts in the checkout; None where it cannot be read."""
+    try:
+        return os.readlink("/proc/%d/cwd" % os.getppid())
+    except OSError:
+        return None
+
+
+def _given_path(given, variable):
+    """A folder given in a setting, as an absolute path: a relative one is read as the user wrote
+    it, from the folder pip was called in (not the checkout, where pip runs this backend)."""
+    given = os.path.expanduser(given)
+    if os.path.isabs(given):
+        return os.path.abspath(given)
+    caller = _caller_folder()
+    if caller is None:
+        raise RuntimeError("embpriv_build: %s=%s is relative, and the folder pip was called in cannot be read "
+                           "here: give an absolute path" % (variable, given))
+    return os.path.abspath(os.path.join(caller, given))
 
 
 def _build(config_settings):
@@ -76,10 +108,7 @@ def _build(config_settings):
     if given:
         # A build folder of someone else's (the project's build/, check.sh's): used as it is,
         # never configured or built from here.
-        build_dir = os.path.abspath(given)
-        if not _built_module(build_dir) or not os.path.exists(os.path.join(build_dir, "python", "embpriv", "_build_info.py")):
-            raise RuntimeError("embpriv_build: EMBPRIV_BUILD_DIR=%s holds no built Python module "
-                               "(cmake --build %s --target embpriv_python)" % (build_dir, build_dir))
+        build_dir = _given_path(given, "EMBPRIV_BUILD_DIR")
         print("embpriv_build: reusing the module built in " + build_dir, file=sys.stderr)
     else:
         build_dir = os.path.join(SOURCE, "build-pip", "%s-torch%s" % (_tag().split("-")[0], torch_version))
@@ -90,23 +119,47 @@ def _build(config_settings):
             command += ["-G", "Ninja"]
         prefix = _setting(config_settings, "deps-prefix", "EMBPRIV_DEPS_PREFIX")
         if prefix:
-            command.append("-DEMBPRIV_DEPS_PREFIX=" + os.path.abspath(prefix))
+            command.append("-DEMBPRIV_DEPS_PREFIX=" + _given_path(prefix, "EMBPRIV_DEPS_PREFIX"))
         command += _setting(config_settings, "cmake-args", "EMBPRIV_CMAKE_ARGS", "").split()
         _run(command)
         jobs = _setting(config_settings, "jobs", "EMBPRIV_JOBS", str(os.cpu_count() or 1))
         _run(["cmake", "--build", build_dir, "-j", jobs, "--target", "embpriv_python"])
-    package = os.path.join(build_dir, "python", "embpriv")
-    # The built package must import beside this interpreter's torch (a fresh process, from
-    # outside the checkout so that nothing else named embpriv is found).
+    info_path = os.path.join(build_dir, "python", "embpriv", "_build_info.py")
+    module = _built_module(build_dir)
+    if not module or not os.path.exists(info_path):
+        others = [os.path.basename(path) for path in _built_modules(build_dir)]
+        raise RuntimeError("embpriv_build: %s holds no Python module built for %s (python/embpriv/_embpriv%s and "
+                           "_build_info.py)%s: cmake --build %s --target embpriv_python"
+                           % (build_dir, sys.executable, sysconfig.get_config_var("EXT_SUFFIX"),
+                              "; it holds only " + ", ".join(others) if others else "", build_dir))
     info = {}
-    exec(open(os.path.join(package, "_build_info.py")).read(), info)
+    exec(open(info_path).read(), info)
     if info["libtorch"] != libtorch or info["torch_version"] != torch_version:
         raise RuntimeError("embpriv_build: %s holds a module built against torch %s (%s), but %s imports torch %s (%s): "
                            "use another EMBPRIV_BUILD_DIR" % (build_dir, info["torch_version"], info["libtorch"],
                                                               sys.executable, torch_version, libtorch))
-    _run([sys.executable, "-c", "import embpriv, torch; print('embpriv_build: the module imports beside torch', torch.__version__)"],
-         cwd=tempfile.gettempdir(), env=dict(os.environ, PYTHONPATH=os.path.dirname(package)))
-    return package
+    return _files_of_wheel(module, info_path)
+
+
+def _files_of_wheel(module, info_path):
+    """{name in the wheel: path}: the checkout's .py files, the build's _build_info.py and the
+    compiled module, after they imported together beside this interpreter's torch (a fresh
+    process, from a folder outside the checkout and the build holding only these files, so that
+    nothing else named embpriv is found)."""
+    sources = [path for path in sorted(glob.glob(os.path.join(SOURCE, "python", "embpriv", "*.py")))
+               if os.path.basename(path) != "_build_info.py"]
+    files = {os.path.basename(path): path for path in sources + [info_path, module]}
+    print("embpriv_build: packing the checkout's python/embpriv/*.py with " + module, file=sys.stderr)
+    staging = tempfile.mkdtemp(prefix="embpriv_build_")
+    try:
+        os.mkdir(os.path.join(staging, "embpriv"))
+        for name, path in files.items():
+            os.symlink(path, os.path.join(staging, "embpriv", name))
+        _run([sys.executable, "-c", "import embpriv, torch; print('embpriv_build: the module imports beside torch', torch.__version__)"],
+             cwd=tempfile.gettempdir(), env=dict(os.environ, PYTHONPATH=staging))
+    finally:
+        shutil.rmtree(staging)
+    return {"embpriv/" + name: path for name, path in files.items()}
 
 
 def _record_line(name, data):
@@ -121,12 +174,11 @@ def _metadata():
 
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
-    package = _build(config_settings)
     version, tag = _version(), _tag()
     dist_info = "embpriv-%s.dist-info" % version
     files = {}
-    for path in sorted(glob.glob(os.path.join(package, "*.py")) + _built_module(os.path.dirname(os.path.dirname(package)))):
-        files["embpriv/" + os.path.basename(path)] = open(path, "rb").read()
+    for name, path in _build(config_settings).items():
+        files[name] = open(path, "rb").read()
     files[dist_info + "/METADATA"] = _metadata().encode()
     files[dist_info + "/WHEEL"] = ("Wheel-Version: 1.0\nGenerator: embpriv_build\nRoot-Is-Purelib: false\nTag: %s\n" % tag).encode()
     record = [_record_line(name, data) for name, data in files.items()] + [dist_info + "/RECORD,,"]
