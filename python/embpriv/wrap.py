@@ -199,7 +199,8 @@ class _Hook:
 
 def _caller_outside_this_file():
     """The innermost frame of the current stack that is not in this file: for a hook, the frame
-    of torch's Module call that runs it."""
+    of torch's Module call that runs it (Module._call_impl in torch 1.13 and 2.0, the `inner`
+    function inside it from 2.1 on), which runs the forward too and ends with it."""
     frame = sys._getframe(1)
     while frame is not None and frame.f_globals is globals():
         frame = frame.f_back
