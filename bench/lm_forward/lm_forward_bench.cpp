@@ -4,7 +4,8 @@
 // tokens (seeded random ids), best of --repeats after a warm-up. Prints one JSON line with the
 // peak resident memory; with --dump it writes the ids and the logits so that the peer (PyTorch
 // eager, same weights: lm_forward_peer.py, hf_forward_peer.py) times the same work
-// and checks it computes the same logits.
+// and checks it computes the same logits. --device cuda runs both sides on the GPU
+// (scripts/device/check.sh); each timed pass ends when its last logit has reached the host.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
@@ -25,29 +26,43 @@ int main(int argc, char** argv) {
   keep_freed_memory();  // as the embpriv binary runs (platform/allocator_settings.h)
   BenchArgs args(argc, argv,
                  "usage: lm_forward_bench [--tokens N] [--length T] [--repeats R] [--threads T] [--model BIN|HF_FOLDER] "
-                 "[--name NAME] [--dump DIR]");
+                 "[--name NAME] [--dump DIR] [--device cpu|cuda]");
   const std::int64_t tokens = args.integer("--tokens", 2048), length = args.integer("--length", 256);
   const int repeats = args.count("--repeats", 3), threads = args.count("--threads", 1);
   std::string model_path = args.text("--model", "");
   if (model_path.empty()) model_path = resolve_data_path("tinyllama/stories260K.bin");
   const std::string name = args.text("--name", "stories260k"), dump = args.text("--dump", "");
+  const std::string device_name = args.text("--device", "cpu");
   args.finish();
+  if (device_name != "cpu" && device_name != "cuda") {
+    std::cerr << "lm_forward_bench: --device must be cpu or cuda, got '" << device_name << "'\n";
+    return 2;
+  }
+  if (device_name == "cuda" && !at::hasCUDA()) {
+    std::cerr << "lm_forward_bench: --device cuda, but this LibTorch sees no CUDA device\n";
+    return 2;
+  }
+  const c10::Device device = device_name == "cuda" ? c10::Device(c10::kCUDA, 0) : c10::Device(c10::kCPU);
   at::set_num_threads(threads);
-  const std::unique_ptr<LanguageModel> loaded = load_language_model(model_path);
+  const std::unique_ptr<LanguageModel> loaded = load_language_model(model_path, device);
   const LanguageModel& model = *loaded;
   const std::int64_t batch = std::max<std::int64_t>(1, tokens / length);
   at::manual_seed(1);
   const at::Tensor ids = at::randint(0, model.vocab_size(), {batch, length}, at::kLong);
-  const at::Tensor embeddings = model.embed(ids);
+  const at::Tensor embeddings = model.embed(ids.to(device));
   at::Tensor logits;
-  const double best = best_seconds(repeats, [&] { logits = model.forward_embeddings(embeddings); });
+  const double best = best_seconds(repeats, [&] {
+    logits = model.forward_embeddings(embeddings);
+    // On CUDA the kernels run asynchronously: reading the last logit waits for all of them.
+    if (device.is_cuda()) (void)logits.reshape(-1)[-1].item<float>();
+  });
   const double n = static_cast<double>(batch * length);
   std::cout << "{\"name\": \"" << name << "\", \"impl\": \"embpriv\", \"batch\": " << batch << ", \"length\": " << length
-            << ", \"threads\": " << threads << ", \"seconds\": " << best << ", \"tokens_per_s\": " << n / best
+            << ", \"threads\": " << threads << ", \"device\": \"" << device_name << "\", \"seconds\": " << best << ", \"tokens_per_s\": " << n / best
             << ", \"peak_rss_mib\": " << peak_rss_mib() << "}" << std::endl;
   if (!dump.empty()) {
     write_tensor(dump, "lm_ids.i64", ids);
-    write_tensor(dump, "lm_logits.f32", logits);
+    write_tensor(dump, "lm_logits.f32", logits.cpu());
   }
   return 0;
 }

@@ -32,8 +32,8 @@ def rms_norm(x, weight):
 
 def rope(x, heads, head):
     b, t, _ = x.shape
-    freq = 10000.0 ** (-torch.arange(0, head, 2, dtype=torch.float32) / head)
-    angle = torch.arange(t, dtype=torch.float32)[:, None] * freq
+    freq = 10000.0 ** (-torch.arange(0, head, 2, dtype=torch.float32, device=x.device) / head)
+    angle = torch.arange(t, dtype=torch.float32, device=x.device)[:, None] * freq
     cos, sin = angle.cos()[:, None, :], angle.sin()[:, None, :]
     pairs = x.reshape(b, t, heads, head // 2, 2)
     even, odd = pairs[..., 0], pairs[..., 1]
@@ -43,7 +43,7 @@ def rope(x, heads, head):
 def forward(cfg, w, x):
     b, t, _ = x.shape
     heads, kv_heads, head = cfg["heads"], cfg["kv_heads"], cfg["head"]
-    causal = torch.ones(t, t, dtype=torch.bool).triu(1)
+    causal = torch.ones(t, t, dtype=torch.bool, device=x.device).triu(1)
     for l in range(cfg["layers"]):
         xb = rms_norm(x, w["rms_att"][l])
         q = rope(xb @ w["wq"][l].T, heads, head).reshape(b, t, heads, head).transpose(1, 2)
@@ -64,11 +64,14 @@ def main():
     parser.add_argument("--length", type=int, default=256)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"],
+                        help="where the weights and the forward pass live (lm_forward_bench --device)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     cfg, w = load(args.model)
+    w = {name: value.to(args.device) for name, value in w.items()}
     record = time_against_dump("stories260k", lambda ids: w["emb"][ids], lambda x: forward(cfg, w, x), args.dump,
-                               args.length, args.repeats, args.threads)
+                               args.length, args.repeats, args.threads, args.device)
     print(json.dumps(record), flush=True)
 
 
