@@ -11,6 +11,7 @@
 #include "apps/convert_command.h"
 #include "apps/bounds_config.h"
 #include "apps/keys_command.h"
+#include "apps/perturb_command.h"
 #include "apps/system_command.h"
 #include "apps/tokenize_command.h"
 #include "core/error.h"
@@ -184,6 +185,11 @@ Command tokenize_command(CLI::App& app) {
   return {tokenize->command(), [tokenize] { return tokenize->run(std::cin, std::cout); }};
 }
 
+Command perturb_command(CLI::App& app, const MechanismRegistry& registry) {
+  auto perturb = std::make_shared<PerturbCommand>(app);  // CLI11 holds the addresses of its members
+  return {perturb->command(), [perturb, &registry] { return perturb->run(registry, std::cout); }};
+}
+
 // Runs the parsed command; errors become one line on stderr and the exit code of their kind.
 int act(const Command& command) {
   try {
@@ -227,7 +233,7 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
       bounds_command(app, registry), run_command(app, registry),  merge_command(app, registry),
       plot_command(app, registry),   info_command(app),           mechanisms_command(app, registry),
       keys_command(app),             system_command(app),         tokenize_command(app),
-      accountant_command(app),       convert_command(app)};
+      accountant_command(app),       convert_command(app),        perturb_command(app, registry)};
   std::string names;
   for (const Command& c : commands) {
     c.app->fallthrough();
