@@ -9,6 +9,7 @@
 
 #include "apps/accountant_command.h"
 #include "apps/convert_command.h"
+#include "apps/embed_command.h"
 #include "apps/bounds_config.h"
 #include "apps/keys_command.h"
 #include "apps/perturb_command.h"
@@ -190,6 +191,11 @@ Command perturb_command(CLI::App& app, const MechanismRegistry& registry) {
   return {perturb->command(), [perturb, &registry] { return perturb->run(registry, std::cout); }};
 }
 
+Command embed_command(CLI::App& app) {
+  auto embed = std::make_shared<EmbedCommand>(app);  // CLI11 holds the addresses of its members
+  return {embed->command(), [embed] { return embed->run(std::cin, std::cout); }};
+}
+
 // Runs the parsed command; errors become one line on stderr and the exit code of their kind.
 int act(const Command& command) {
   try {
@@ -233,7 +239,8 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
       bounds_command(app, registry), run_command(app, registry),  merge_command(app, registry),
       plot_command(app, registry),   info_command(app),           mechanisms_command(app, registry),
       keys_command(app),             system_command(app),         tokenize_command(app),
-      accountant_command(app),       convert_command(app),        perturb_command(app, registry)};
+      accountant_command(app),       convert_command(app),        perturb_command(app, registry),
+      embed_command(app)};
   std::string names;
   for (const Command& c : commands) {
     c.app->fallthrough();

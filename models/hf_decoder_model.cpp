@@ -108,7 +108,13 @@ at::Tensor HfDecoderModel::head(const at::Tensor& x) const {
 }
 
 at::Tensor HfDecoderModel::forward_embeddings(const at::Tensor& embeddings) const {
+  return head(hidden_states_after(embeddings, static_cast<std::int64_t>(w_.layers.size())));
+}
+
+at::Tensor HfDecoderModel::hidden_states_after(const at::Tensor& embeddings, std::int64_t layers) const {
   const HfDecoderConfig& c = config();
+  const auto count = static_cast<std::int64_t>(w_.layers.size());
+  EMBPRIV_CHECK(layers >= 0 && layers <= count, "layer must be in [0, " << count << "], got " << layers);
   const bool batched = embeddings.dim() == 3;
   EMBPRIV_CHECK((embeddings.dim() == 2 || batched) && embeddings.size(-1) == c.hidden_size,
                 "input embeddings must be [T, " << c.hidden_size << "] or [B, T, " << c.hidden_size << "], got "
@@ -118,12 +124,13 @@ at::Tensor HfDecoderModel::forward_embeddings(const at::Tensor& embeddings) cons
   EMBPRIV_CHECK(T >= 1 && T <= max_sequence_length(),
                 "sequence length must be in [1, " << max_sequence_length() << "], got " << T);
   EMBPRIV_CHECK(at::isfinite(x).all().item<bool>(), "input embeddings hold NaN or Inf");
-  for (const HfDecoderLayer& layer : w_.layers) {  // LlamaDecoderLayer: two pre-norm residual blocks
+  for (std::int64_t i = 0; i < layers; ++i) {  // LlamaDecoderLayer: two pre-norm residual blocks
+    const HfDecoderLayer& layer = w_.layers[static_cast<std::size_t>(i)];
     x = x + attention(layer, rms_norm(x, layer.input_layernorm, c.rms_norm_eps));
     x = x + mlp(layer, rms_norm(x, layer.post_attention_layernorm, c.rms_norm_eps));
   }
-  const at::Tensor logits = head(rms_norm(x, w_.norm, c.rms_norm_eps));
-  return batched ? logits : logits.squeeze(0);
+  if (layers == count) x = rms_norm(x, w_.norm, c.rms_norm_eps);
+  return batched ? x : x.squeeze(0);
 }
 
 }  // namespace embpriv

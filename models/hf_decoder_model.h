@@ -34,6 +34,11 @@ class HfDecoderModel : public LanguageModel {
   std::unique_ptr<LanguageModel> with_token_rows(const at::Tensor& embedding, const at::Tensor& head) const override;
   at::Tensor embed(const at::Tensor& ids) const override;
   at::Tensor forward_embeddings(const at::Tensor& embeddings) const override;
+  // The hidden states [B, T, hidden] (or [T, hidden]) after the first `layers` decoder layers,
+  // as transformers' output_hidden_states lists them: 0 gives the input embeddings, a layer
+  // below num_hidden_layers its output, num_hidden_layers the last layer's output after the
+  // final RMSNorm (LlamaModel's last_hidden_state, what the head reads).
+  at::Tensor hidden_states_after(const at::Tensor& embeddings, std::int64_t layers) const;
 
  private:
   at::Tensor attention(const HfDecoderLayer& layer, const at::Tensor& x) const;
