@@ -15,5 +15,7 @@ void bind_theory(pybind11::module_& m);
 void bind_seeds(pybind11::module_& m);
 // run(config_path, overrides): `embpriv run`.
 void bind_run(pybind11::module_& m);
+// Models: load_model(folder, device) -> Encoder | Decoder, tokenizer(folder).
+void bind_models(pybind11::module_& m);
 
 }  // namespace embpriv::python

@@ -27,4 +27,5 @@ PYBIND11_MODULE(_embpriv, m) {
   embpriv::python::bind_theory(m);
   embpriv::python::bind_seeds(m);
   embpriv::python::bind_run(m);
+  embpriv::python::bind_models(m);
 }
