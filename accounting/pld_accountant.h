@@ -4,7 +4,8 @@
 // mixed (accounting/privacy_loss_distribution.h has the method and its references). The grid
 // step is chosen per question: a coarse pass gives eps0, then the step that makes the
 // concentration term of the lower bound 0.3% of eps0, so the bracket is about 0.5% of eps wide.
-// docs/accounting.md.
+// The bracket holds for every delta in [1e-200, 1) (the composition is exponentially tilted to
+// the delta asked for; below 1e-200 it is refused). docs/accounting.md.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -27,9 +28,20 @@ struct PldAccount {
 struct PldRounds {
   std::shared_ptr<const PrivacyLoss> remove, add;
   std::int64_t rounds = 1;
+  // > 0 for the unsampled Gaussian of this noise multiplier: pld_account composes all of those
+  // exactly into one round (mu-GDP composes as sqrt(sum mu_i^2), Dong, Roth & Su 2022, Cor. 3.3)
+  // before the rest, so their rounds cost no grid error however many they are.
+  double gaussian_noise_multiplier = 0;
 };
 
-// Every part composed (in any order: composition commutes) at total delta in (0, 1).
+// The smallest delta the accountant takes: its tails are held as doubles (1e-308 at the least)
+// after division by the rounds.
+constexpr double kMinAccountedDelta = 1e-200;
+// The largest privacy loss of one round (after the unsampled Gaussians are composed into one)
+// that is accounted: beyond it eps would exceed 1e12.
+constexpr double kMaxAccountedLoss = 1e12;
+
+// Every part composed (in any order: composition commutes) at total delta in [1e-200, 1).
 PldAccount pld_account(const std::vector<PldRounds>& parts, double delta);
 
 // The rounds of one mechanism, the building blocks for pld_account.

@@ -22,7 +22,17 @@
 // of Gopi, Lee & Wutschitz 2021, Thm 5.5, applied to this coupling). Hence
 //   delta_true(eps) >= delta_Y(eps + n b(h) + t) - e^(-2 t^2 / (n h^2)) - P(some round truncated),
 // and eps_true >= eps_Y(delta + those masses) - n b(h) - t: a guaranteed lower bound.
-// Floating-point rounding (about 1e-16 of the total mass per FFT point) is not in either bound.
+//
+// Small delta: the FFT's rounding is about 1e-16 of the largest mass per point, far above a
+// delta of 1e-13, so an untilted composition reads noise where the tail should be (the bracket
+// then missed the exact value at delta <= 1e-12). The composition therefore runs on the
+// exponentially tilted PMFs p_k e^(lambda l_k) / M(lambda) (convolution commutes with tilting:
+// the sum's tilted PMF is the convolution of the rounds' tilted PMFs), with lambda the Chernoff
+// tilt that centres the sum near eps(delta) (`composition_tilt`), and untilts the result:
+// p_k = y_k e^(n log M(lambda) - lambda l_k). Near eps the tilted PMF is of order 1, so its
+// rounding stays 1e-16 of delta, not of 1. What rounding remains is bounded per point
+// (`pmf_rounding`: the componentwise error of a radix-2 FFT, Higham 2002, Sec. 24.1, through the
+// n-th powers) and added to the upper bound's PMF and taken from the lower bound's.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -61,13 +71,23 @@ struct ComposedPld {
   double mass_below = 0;       // the same below the window
   double rounds = 0;           // n, the number of rounds composed
   double truncated_mass = 0;   // sum rounds_i truncated_mass_i (union bound)
+  double tilt = 0;             // the lambda the FFT ran at (0: untilted)
+  std::vector<double> pmf_rounding;  // per point: |pmf computed - pmf exact| <= this (floating point)
 };
 
-// The window holds all but `tail_mass` of the sum on each side (Chernoff bounds).
-ComposedPld compose(const std::vector<std::pair<const DiscretePld*, std::int64_t>>& parts, double tail_mass);
+using PldParts = std::vector<std::pair<const DiscretePld*, std::int64_t>>;
+
+// The window holds all but `tail_mass` of the sum on each side (Chernoff bounds), and, at a
+// tilt > 0, all but tail_mass of what the tilted sum folds back into it after untilting.
+ComposedPld compose(const PldParts& parts, double tail_mass, double tilt = 0);
+
+// The tilt of the sum at delta: the lambda > 0 that minimises the Chernoff-type bound on
+// eps(delta), (K(lambda) - log delta - lambda log(1 + 1 / lambda) - log(1 + lambda)) / lambda with
+// K(lambda) = sum n_i log M_i(lambda). The tilted sum is centred near eps(delta).
+double composition_tilt(const PldParts& parts, double delta);
 
 // delta(eps) = infinity_mass + sum_k pmf[k] (1 - e^(eps - l_k))_+ (the hockey-stick divergence of
-// the discrete pair, Koskela et al. 2020, eq. (6)).
+// the discrete pair, Koskela et al. 2020, eq. (6)); pmf_rounding is not in it.
 double hockey_stick_delta(const ComposedPld& pld, double epsilon);
 
 // The smallest eps >= 0 with hockey_stick_delta(pld, eps) <= delta (solved exactly between grid
@@ -84,6 +104,8 @@ struct EpsilonBracket {
 };
 
 // Both bounds from one composed PLD at `delta`; the Azuma term uses delta_error = `delta` x 1e-3.
+// The upper bound reads pmf + pmf_rounding (capped at 1), the lower one pmf - pmf_rounding (at
+// least 0): both stay on their side of the exact composition whatever the rounding.
 EpsilonBracket epsilon_bracket(const ComposedPld& pld, double delta);
 
 }  // namespace embpriv

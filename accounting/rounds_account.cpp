@@ -34,6 +34,11 @@ RoundsAccount account_laplace(const RoundsAccountRequest& r) {
   EMBPRIV_CHECK(r.delta >= 0 && r.delta < 1, "accountant: delta must be in [0, 1), got " << r.delta);
   EMBPRIV_CHECK(r.method == AccountingMethod::pld,
                 "accountant: --method rdp accounts the Gaussian only; the Laplace mechanism uses pld");
+  // One rule at every delta: the PLD accountant refuses a round whose loss (eps, for Laplace)
+  // exceeds kMaxAccountedLoss, and so does basic composition at delta = 0.
+  EMBPRIV_CHECK(r.epsilon <= kMaxAccountedLoss, "accountant: one round of Laplace(eps " << r.epsilon << ") has privacy loss up to "
+                                                    << r.epsilon << " (beyond " << kMaxAccountedLoss
+                                                    << "): the noise is too small to account for");
   RoundsAccount account;
   if (r.delta == 0) {
     // At delta = 0 the total is exactly T eps: the loss T eps has probability 2^-T > 0 (each

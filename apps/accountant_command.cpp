@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <iomanip>
+#include <regex>
 #include <sstream>
 
 #include "accounting/rounds_account.h"
@@ -50,6 +51,10 @@ std::string json_string(const std::string& text) {
 }  // namespace
 
 std::int64_t parse_rounds(const std::string& text) {
+  // Decimal only: digits, an optional fraction and an optional exponent (1e6, 14062, 1.0e4);
+  // std::stod alone would also take hexadecimal (0x10), "inf" and leading blanks.
+  static const std::regex decimal(R"([0-9]+(\.[0-9]*)?([eE]\+?[0-9]+)?)");
+  EMBPRIV_CHECK(std::regex_match(text, decimal), "accountant: --rounds must be a whole number, got '" << text << "'");
   double value = 0;
   std::size_t used = 0;
   try {

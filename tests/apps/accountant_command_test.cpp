@@ -101,4 +101,22 @@ TEST_CASE("accountant command: bad input is one error line, exit 2", "[apps][acc
   CHECK_THAT(error_of("--mechanism gaussian --sigma 1e-154 --sampling-rate 0.01 --delta 1e-5 --method rdp"), Contains("sigma 1e-154"));
   CHECK_THAT(error_of("--mechanism gaussian --sigma 1e-154 --rounds 100 --delta 1e-5"), Contains("sigma 1e-154 over 100 rounds"));
   CHECK_THAT(error_of("--mechanism gaussian --sigma 1e-7 --rounds 1000000 --delta 1e-5"), Contains("sigma 1e-07"));
+  // Issue 38: hexadecimal rounds were read as 16; the Laplace eps of 1e308 printed inf at delta 0
+  // and was refused at delta > 0 (one rule now); a delta the PLD cannot resolve is refused.
+  CHECK_THAT(error_of("--mechanism gaussian --sigma 1 --rounds 0x10 --delta 1e-5"), Contains("--rounds must be a whole number, got '0x10'"));
+  CHECK_THAT(error_of("--mechanism gaussian --sigma 1 --rounds inf --delta 1e-5"), Contains("--rounds must be a whole number, got 'inf'"));
+  CHECK_THAT(error_of("--mechanism laplace --epsilon 1e308"), Contains("has privacy loss up to 1e+308 (beyond 1e+12)"));
+  CHECK_THAT(error_of("--mechanism laplace --epsilon 1e308 --delta 1e-5"), Contains("has privacy loss up to 1e+308 (beyond 1e+12)"));
+  CHECK_THAT(error_of("--mechanism gaussian --sigma 1 --delta 1e-250"), Contains("delta 1e-250 is below the smallest the PLD accountant resolves (1e-200)"));
+}
+
+TEST_CASE("accountant command: at delta 1e-100 the bracket holds the exact line", "[apps][accounting]") {
+  // Issue 38, item 1: this printed epsilon 5.42399 under epsilon_exact 6.71439.
+  const Outcome tiny = run_binary("accountant --mechanism gaussian --sigma 100 --rounds 1000 --delta 1e-100");
+  INFO(tiny.output);
+  CHECK(tiny.code == 0);
+  const double exact = line_value(tiny.output, "epsilon_exact");
+  CHECK(exact == Approx(6.71439).epsilon(1e-5));
+  CHECK(line_value(tiny.output, "epsilon") >= exact);
+  CHECK(line_value(tiny.output, "epsilon_lower") <= exact);
 }
