@@ -13,6 +13,7 @@
 #include "apps/bounds_config.h"
 #include "apps/keys_command.h"
 #include "apps/perturb_command.h"
+#include "apps/report_command.h"
 #include "apps/system_command.h"
 #include "apps/tokenize_command.h"
 #include "core/error.h"
@@ -191,6 +192,11 @@ Command perturb_command(CLI::App& app, const MechanismRegistry& registry) {
   return {perturb->command(), [perturb, &registry] { return perturb->run(registry, std::cout); }};
 }
 
+Command report_command(CLI::App& app) {
+  auto report = std::make_shared<ReportCommand>(app);  // CLI11 holds the addresses of its members
+  return {report->command(), [report] { return report->run(std::cout, std::cerr); }};
+}
+
 Command embed_command(CLI::App& app) {
   auto embed = std::make_shared<EmbedCommand>(app);  // CLI11 holds the addresses of its members
   return {embed->command(), [embed] { return embed->run(std::cin, std::cout); }};
@@ -240,7 +246,7 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
       plot_command(app, registry),   info_command(app),           mechanisms_command(app, registry),
       keys_command(app),             system_command(app),         tokenize_command(app),
       accountant_command(app),       convert_command(app),        perturb_command(app, registry),
-      embed_command(app)};
+      embed_command(app),            report_command(app)};
   std::string names;
   for (const Command& c : commands) {
     c.app->fallthrough();

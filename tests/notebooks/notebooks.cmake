@@ -11,6 +11,20 @@ foreach(name ${ci_results})
   set_tests_properties(notebook_results_${name} PROPERTIES FIXTURES_SETUP results_${name})
 endforeach()
 
+# The reproduction report (docs/reproduction.md) on the same CI results: every claim's verdict must
+# be the one configs/claims/*.yaml expects (expected_ci), so a verdict changes only together with
+# its claims file. It reads the files the fixtures above write; it runs nothing itself (~1 s).
+set(report_fixtures "")
+foreach(name ${ci_results})
+  list(APPEND report_fixtures results_${name})
+endforeach()
+add_test(NAME reproduction_report_ci
+         COMMAND $<TARGET_FILE:embpriv> report --scale ci --root ${CMAKE_SOURCE_DIR}
+                 --claims ${CMAKE_SOURCE_DIR}/configs/claims --results ${EMBPRIV_TEST_RESULTS}
+                 --out ${EMBPRIV_TEST_RESULTS}/reproduction.md --check
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(reproduction_report_ci PROPERTIES FIXTURES_REQUIRED "${report_fixtures}")
+
 # notebook_test(NOTEBOOK RESULTS... ENV NAME=RESULTS_NAME...): one test of notebooks/NOTEBOOK.ipynb.
 function(notebook_test notebook)
   cmake_parse_arguments(arg "" "" "RESULTS;ENV" ${ARGN})

@@ -1,0 +1,53 @@
+#include "apps/report_command.h"
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "experiments/engine/provenance.h"
+#include "experiments/report/reproduction_report.h"
+
+namespace embpriv {
+
+ReportCommand::ReportCommand(CLI::App& app) {
+  command_ = app.add_subcommand(
+      "report", "Decide the papers' claims (configs/claims/*.yaml) on the results files and write "
+                "docs/reproduction.md: REPRODUCED, REFUTED, DIFFERENT SETTING, INCONCLUSIVE or NOT RUN per claim");
+  command_->add_option("--scale", scale_, "ci: each claim's ci_config, paper: its config")
+      ->check(CLI::IsMember({"ci", "paper"}))
+      ->capture_default_str();
+  command_->add_option("--claims", claims_, "Folder of claims files")->capture_default_str();
+  command_->add_option("--results", results_,
+                       "Folder of results files, NAME.h5 per config (default: build/test-results at --scale ci, "
+                       "results at --scale paper)");
+  command_->add_option("--out", out_, "The report (markdown), written atomically")->capture_default_str();
+  command_->add_option("--root", root_, "Repository root: configs are named relative to it")->capture_default_str();
+  command_->add_flag("--check", check_,
+                     "At --scale ci: exit 1 when a verdict differs from its claim's expected_ci");
+}
+
+int ReportCommand::run(std::ostream& out, std::ostream& errors) const {
+  ReportOptions options;
+  options.scale = scale_ == "paper" ? ReportScale::paper : ReportScale::ci;
+  options.claims_folder = claims_;
+  options.results_folder = results_;
+  options.root = root_;
+  EMBPRIV_CHECK(!check_ || options.scale == ReportScale::ci, "--check compares the CI verdicts: use it with --scale ci");
+  const Report report = build_report(options);
+  write_file_atomically(out_, render_markdown(report, git_commit()));
+  out << "report: " << report.rows.size() << " claims from " << report.files.size() << " files, results in "
+      << report.options.results_folder << ", into " << out_ << "\n";
+  for (const auto& [paper, counts] : verdict_counts(report)) {
+    out << "  " << paper << ":";
+    for (const auto& [verdict, count] : counts) {
+      if (count > 0) out << " " << verdict << " " << count << ";";
+    }
+    out << "\n";
+  }
+  if (!check_) return 0;
+  const std::vector<std::string> mismatches = verdict_mismatches(report);
+  for (const std::string& line : mismatches) errors << "embpriv: verdict changed: " << line << "\n";
+  if (!mismatches.empty()) return 1;
+  out << "check: every CI verdict is the one its claims file expects\n";
+  return 0;
+}
+
+}  // namespace embpriv

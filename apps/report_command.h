@@ -1,0 +1,25 @@
+#pragma once
+// `embpriv report [--scale ci|paper] [--claims DIR] [--results DIR] [--out FILE] [--check]`: the
+// papers' claims (configs/claims/*.yaml) decided on the results files, into docs/reproduction.md
+// (experiments/report/reproduction_report.h). --check: exit 1 when a verdict at CI size differs
+// from the one its claims file expects.
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+#include <string>
+
+namespace embpriv {
+
+class ReportCommand {
+ public:
+  explicit ReportCommand(CLI::App& app);
+  CLI::App* command() const { return command_; }
+  int run(std::ostream& out, std::ostream& errors) const;
+
+ private:
+  CLI::App* command_ = nullptr;
+  std::string scale_ = "ci", claims_ = "configs/claims", results_, out_ = "docs/reproduction.md", root_ = ".";
+  bool check_ = false;
+};
+
+}  // namespace embpriv

@@ -1,0 +1,214 @@
+#include "experiments/report/reproduction_report.h"
+
+#include <filesystem>
+#include <sstream>
+
+#include "core/error.h"
+#include "experiments/report/claim_rules.h"
+
+namespace embpriv {
+
+namespace {
+
+std::string short_commit(const ResultsTable& table) {
+  const auto at = table.attributes.find("git_commit");
+  if (at == table.attributes.end()) return "unknown";
+  const std::string commit = at->second;
+  const bool dirty = commit.size() > 6 && commit.compare(commit.size() - 6, 6, "-dirty") == 0;
+  const std::string sha = commit.substr(0, dirty ? commit.size() - 6 : commit.size());
+  return sha.substr(0, 12) + (dirty ? "-dirty" : "");
+}
+
+std::string scale_name(ReportScale scale) { return scale == ReportScale::ci ? "ci" : "paper"; }
+
+}  // namespace
+
+std::string results_path_for(const std::string& results_folder, const std::string& config) {
+  return (std::filesystem::path(results_folder) / (std::filesystem::path(config).stem().string() + ".h5")).string();
+}
+
+ClaimVerdict judge_claim(const Claim& claim, ReportScale scale, const ResultsTable* table,
+                         const std::string& results_path) {
+  ClaimVerdict v;
+  v.claim = claim;
+  v.config = scale == ReportScale::ci ? claim.ci_config : claim.config;
+  if (!claim.not_measured.empty()) {
+    v.verdict = "NOT RUN";
+    v.why = claim.not_measured;
+    return v;
+  }
+  if (v.config.empty()) {
+    v.verdict = "NOT RUN";
+    v.why = "no CI config measures it: run " + claim.config + " (`embpriv report --scale paper`)";
+    return v;
+  }
+  if (table == nullptr) {
+    v.verdict = "NOT RUN";
+    v.why = "no results file (" + results_path + ")";
+    return v;
+  }
+  v.results_path = results_path;
+  v.commit = short_commit(*table);
+  const Rule& rule = scale == ReportScale::ci && claim.ci_rule ? *claim.ci_rule : *claim.rule;
+  const RuleOutcome outcome = evaluate_rule(rule, *table, claim.source, results_path);
+  v.ours = outcome.ours;
+  v.detail = outcome.detail;
+  const auto incomplete = table->attributes.find("complete");
+  const std::string partial =
+      incomplete != table->attributes.end() && incomplete->second == "false" ? " (results file incomplete)" : "";
+  const std::optional<Rule>& control_rule =
+      scale == ReportScale::ci && claim.ci_control ? claim.ci_control : claim.control;
+  if (control_rule) {
+    const RuleOutcome control = evaluate_rule(*control_rule, *table, claim.source + ", control", results_path);
+    if (!control.holds) {
+      v.verdict = "INCONCLUSIVE";
+      v.why = "the control failed, so the test could not show the effect: " + control.ours + "; " + control.detail +
+              partial;
+      return v;
+    }
+  }
+  if (outcome.holds) {
+    v.verdict = "REPRODUCED";
+    std::string setting = claim.setting;
+    if (scale == ReportScale::ci && !claim.ci_setting.empty()) setting += (setting.empty() ? "" : " ") + claim.ci_setting;
+    if (!setting.empty()) v.why = "in our setting: " + setting;
+    v.why += partial;
+    return v;
+  }
+  std::string setting = claim.setting;
+  if (scale == ReportScale::ci && !claim.ci_setting.empty()) setting += (setting.empty() ? "" : " ") + claim.ci_setting;
+  v.verdict = setting.empty() ? "REFUTED" : "DIFFERENT SETTING";
+  v.why = setting + partial;
+  return v;
+}
+
+Report build_report(const ReportOptions& options) {
+  Report report;
+  report.options = options;
+  if (report.options.results_folder.empty()) {
+    report.options.results_folder =
+        (std::filesystem::path(options.root) / (options.scale == ReportScale::ci ? "build/test-results" : "results"))
+            .string();
+  }
+  report.files = load_claims_folder(options.claims_folder, options.root);
+  std::map<std::string, std::unique_ptr<ResultsTable>> tables;  // path -> table (null: no file)
+  for (const ClaimsFile& file : report.files) {
+    for (const Claim& claim : file.claims) {
+      const std::string config = options.scale == ReportScale::ci ? claim.ci_config : claim.config;
+      std::string path;
+      const ResultsTable* table = nullptr;
+      if (!config.empty()) {
+        path = results_path_for(report.options.results_folder, config);
+        auto at = tables.find(path);
+        if (at == tables.end()) {
+          std::unique_ptr<ResultsTable> read;
+          if (std::filesystem::exists(path)) read = std::make_unique<ResultsTable>(read_results_h5(path));
+          at = tables.emplace(path, std::move(read)).first;
+        }
+        table = at->second.get();
+      }
+      ClaimVerdict verdict = judge_claim(claim, options.scale, table, path);
+      verdict.paper = file.paper;
+      report.rows.push_back(std::move(verdict));
+    }
+  }
+  return report;
+}
+
+std::map<std::string, std::map<std::string, int>> verdict_counts(const Report& report) {
+  std::map<std::string, std::map<std::string, int>> counts;
+  for (const ClaimsFile& file : report.files) {
+    for (const std::string& verdict : kVerdicts) counts[file.paper][verdict] = 0;
+  }
+  for (const ClaimVerdict& row : report.rows) ++counts[row.paper][row.verdict];
+  return counts;
+}
+
+std::vector<std::string> verdict_mismatches(const Report& report) {
+  std::vector<std::string> lines;
+  if (report.options.scale != ReportScale::ci) return lines;
+  for (const ClaimVerdict& row : report.rows) {
+    const std::string expected = row.claim.expected_ci.empty() ? "NOT RUN" : row.claim.expected_ci;
+    if (row.verdict != expected) {
+      lines.push_back(row.claim.source + ": verdict " + row.verdict + " at CI size, the claims file expects " +
+                      expected + " (" + (row.ours.empty() ? row.why : row.ours + "; " + row.detail) +
+                      "): change expected_ci with the claim, or find what changed the result");
+    }
+  }
+  return lines;
+}
+
+namespace {
+
+// A markdown table cell: no '|' or line break inside.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string relative_to_docs(const std::string& path) { return "../" + path; }
+
+}  // namespace
+
+std::string render_markdown(const Report& report, const std::string& report_commit) {
+  std::ostringstream md;
+  const bool ci = report.options.scale == ReportScale::ci;
+  md << "# Reproduction report\n\n"
+     << "<!-- Generated by `embpriv report` from configs/claims/*.yaml and the results files: do not edit by "
+        "hand; edit the claims and run `embpriv report` again. -->\n\n"
+     << "Every headline claim of the three papers (`configs/claims/*.yaml`, one entry each), decided on results "
+        "files by the rule its entry states. Scale: **"
+     << (ci ? "CI" : "paper") << "** — the "
+     << (ci ? "small configs of `configs/ci/` that `make test` runs (results in build/test-results/); a verdict "
+              "here is what those few rows show, not what the paper-size config would show. The paper-size "
+              "verdicts: run the configs named in the claims files, then `embpriv report --scale paper`."
+            : "configs named by each claim (results/NAME.h5).")
+     << " Report made by embpriv " << report_commit << "; each row names the commit of the results it read.\n\n"
+     << "Verdicts: **REPRODUCED** the rule held on our results; **REFUTED** it failed, in a setting the claim "
+        "does not call different; **DIFFERENT SETTING** it failed where our setting differs from the paper's "
+        "(the reason is given), so the failure says nothing about the paper's setting; **INCONCLUSIVE** the "
+        "claim's control failed, so the test could not have shown the effect either way; **NOT RUN** no "
+        "results file (or no config measures the claim). \"Ours\" is the mean ± standard deviation [min, max] "
+        "over the rows the rule reads, with their number and the seeds among them.\n\n";
+  const auto counts = verdict_counts(report);
+  md << "| paper |";
+  for (const std::string& verdict : kVerdicts) md << " " << verdict << " |";
+  md << "\n|---|";
+  for (std::size_t i = 0; i < kVerdicts.size(); ++i) md << "---|";
+  md << "\n";
+  for (const ClaimsFile& file : report.files) {
+    md << "| " << file.paper << " |";
+    for (const std::string& verdict : kVerdicts) md << " " << counts.at(file.paper).at(verdict) << " |";
+    md << "\n";
+  }
+  for (const ClaimsFile& file : report.files) {
+    md << "\n## " << file.title << "\n\n"
+       << "Paper: `" << file.paper_file << "`; claims: [" << file.path << "](" << relative_to_docs(file.path)
+       << ").\n\n"
+       << "| claim | where | the paper | ours | verdict | config | results commit |\n"
+       << "|---|---|---|---|---|---|---|\n";
+    for (const ClaimVerdict& row : report.rows) {
+      if (row.paper != file.paper) continue;
+      const Claim& c = row.claim;
+      std::string ours = row.ours.empty() ? "—" : row.ours + "; " + row.detail;
+      std::string verdict = "**" + row.verdict + "**" + (row.why.empty() ? "" : ": " + row.why);
+      std::string config = row.config.empty() ? "—" : "[" + row.config + "](" + relative_to_docs(row.config) + ")";
+      if (!c.docs.empty()) config += "; discussed in [" + c.docs + "](" + c.docs.substr(c.docs.find('/') + 1) + ")";
+      md << "| <a id=\"" << c.id << "\"></a>`" << c.id << "`: " << cell(c.statement) << " | " << cell(c.where) << " | "
+         << cell(c.paper_value) << " | " << cell(ours) << " | " << cell(verdict) << " | " << cell(config) << " | "
+         << (row.commit.empty() ? "—" : row.commit) << " |\n";
+    }
+  }
+  return md.str();
+}
+
+}  // namespace embpriv

@@ -1,0 +1,205 @@
+// The rule kinds of the claims files (experiments/report/claims.h): each holds on data that agrees
+// with its claim and refutes on data that contradicts it; the verdicts around them (control,
+// setting, no results) and the errors of a claim that names what a results file lacks.
+#include "tests/catch.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "experiments/report/claim_rules.h"
+#include "experiments/report/reproduction_report.h"
+#include "tests/test_temp_dir.h"
+
+using namespace embpriv;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// A perturbation-like table: two mechanisms x three eps x two seeds.
+ResultsTable table_of(const std::vector<double>& cosine_b) {
+  ResultsTable t;
+  std::vector<std::string> names, status;
+  std::vector<double> eps, cosine, theory;
+  std::vector<std::int64_t> seed;
+  const double grid[3] = {1, 2, 5};
+  for (int m = 0; m < 2; ++m) {
+    for (int e = 0; e < 3; ++e) {
+      for (int s = 0; s < 2; ++s) {
+        names.push_back(m == 0 ? "a" : "b");
+        status.push_back("ok");
+        eps.push_back(grid[e]);
+        seed.push_back(s + 1);
+        const double th = 1 / std::sqrt(1 + 1 / (grid[e] * grid[e]));
+        theory.push_back(th);
+        cosine.push_back(m == 0 ? th + (s == 0 ? 1e-4 : -1e-4) : cosine_b[static_cast<std::size_t>(e)]);
+      }
+    }
+  }
+  t.columns = {{"seed", seed}, {"status", status}, {"mechanism_name", names}, {"epsilon", eps},
+               {"mean_cosine", cosine}, {"theory_cosine", theory}};
+  t.attributes["git_commit"] = "0123456789abcdef0123456789abcdef01234567-dirty";
+  return t;
+}
+
+const ResultsTable kAgrees = table_of({0.1, 0.2, 0.3});
+
+Rule rule_of(const std::string& kind, const std::string& column) {
+  Rule r;
+  r.kind = kind;
+  r.column = column;
+  return r;
+}
+
+ColumnMatch one(const std::string& value) { return ColumnMatch{{value}, std::nullopt, std::nullopt}; }
+
+Claim claim_with(const Rule& rule) {
+  Claim c;
+  c.id = "test-claim";
+  c.source = "claims.yaml, claim test-claim";
+  c.config = "configs/paper/x.yaml";
+  c.ci_config = "configs/ci/x.yaml";
+  c.rule = rule;
+  return c;
+}
+
+std::string verdict(const Claim& claim, const ResultsTable& table) {
+  return judge_claim(claim, ReportScale::paper, &table, "x.h5").verdict;
+}
+
+}  // namespace
+
+TEST_CASE("rule within: every row near a value, near its reference column, the mean, some row", "[report]") {
+  Rule r = rule_of("within", "mean_cosine");
+  r.where = {{"mechanism_name", one("a")}, {"epsilon", one("1")}};
+  r.value = 0.70711;
+  r.tolerance = 5e-4;
+  CHECK(evaluate_rule(r, kAgrees, "w", "x.h5").holds);
+  CHECK_THAT(evaluate_rule(r, kAgrees, "w", "x.h5").ours, Contains("2 rows, 2 seeds"));
+  r.value = 0.6;  // the paper's number contradicted
+  CHECK_FALSE(evaluate_rule(r, kAgrees, "w", "x.h5").holds);
+  CHECK(verdict(claim_with(r), kAgrees) == "REFUTED");
+
+  Rule ref = rule_of("within", "mean_cosine");
+  ref.reference_column = "theory_cosine";
+  ref.tolerance = 2e-4;
+  ref.where = {{"mechanism_name", one("a")}};
+  CHECK(evaluate_rule(ref, kAgrees, "w", "x.h5").holds);
+  ref.where = {{"mechanism_name", one("b")}};  // b is far from the theory
+  CHECK_FALSE(evaluate_rule(ref, kAgrees, "w", "x.h5").holds);
+
+  Rule range = rule_of("within", "mean_cosine");
+  range.where = {{"mechanism_name", one("b")}};
+  range.min = 0.15;
+  range.max = 0.25;
+  CHECK_FALSE(evaluate_rule(range, kAgrees, "w", "x.h5").holds);  // each: 0.1 and 0.3 are out
+  range.aggregate = "mean";
+  CHECK(evaluate_rule(range, kAgrees, "w", "x.h5").holds);  // mean 0.2
+  range.aggregate = "any";
+  range.min = 0.29;
+  range.max = 0.31;
+  CHECK(evaluate_rule(range, kAgrees, "w", "x.h5").holds);
+  range.min = 0.5;
+  range.max = 0.6;
+  CHECK_FALSE(evaluate_rule(range, kAgrees, "w", "x.h5").holds);
+}
+
+TEST_CASE("rule ordering and ratio: group means compared, and refuted when the order is reversed", "[report]") {
+  Rule r = rule_of("ordering", "mean_cosine");
+  r.higher = {{"mechanism_name", one("a")}};
+  r.lower = {{"mechanism_name", one("b")}};
+  r.margin = 0.3;
+  CHECK(evaluate_rule(r, kAgrees, "w", "x.h5").holds);  // about 0.85 against 0.2
+  std::swap(r.higher, r.lower);
+  CHECK_FALSE(evaluate_rule(r, kAgrees, "w", "x.h5").holds);
+  CHECK(verdict(claim_with(r), kAgrees) == "REFUTED");
+
+  Rule ratio = rule_of("ratio", "mean_cosine");
+  ratio.higher = {{"mechanism_name", one("b")}, {"epsilon", one("5")}};
+  ratio.lower = {{"mechanism_name", one("b")}, {"epsilon", one("1")}};
+  ratio.min = 2.9;
+  ratio.max = 3.1;
+  CHECK(evaluate_rule(ratio, kAgrees, "w", "x.h5").holds);  // 0.3 / 0.1
+  ratio.min = 6.5;  // "nearly 7x" against 3x
+  ratio.max = 7.5;
+  CHECK_FALSE(evaluate_rule(ratio, kAgrees, "w", "x.h5").holds);
+}
+
+TEST_CASE("rule monotone: a trend in each group, refuted by one step against it beyond the slack", "[report]") {
+  Rule r = rule_of("monotone", "mean_cosine");
+  r.by = "epsilon";
+  r.direction = "increasing";
+  r.group_by = {"mechanism_name"};
+  CHECK(evaluate_rule(r, kAgrees, "w", "x.h5").holds);
+  const ResultsTable dip = table_of({0.1, 0.05, 0.3});
+  CHECK_FALSE(evaluate_rule(r, dip, "w", "x.h5").holds);
+  r.slack = 0.06;  // a dip of 0.05 is within the slack
+  CHECK(evaluate_rule(r, dip, "w", "x.h5").holds);
+  r.slack = 0;
+  r.direction = "decreasing";
+  CHECK_FALSE(evaluate_rule(r, kAgrees, "w", "x.h5").holds);
+}
+
+TEST_CASE("rule bound: never above a number or a column of the same row; one row above refutes", "[report]") {
+  Rule r = rule_of("bound", "mean_cosine");
+  r.at_most = 0.99;
+  CHECK(evaluate_rule(r, kAgrees, "w", "x.h5").holds);
+  r.at_most = 0.9;  // a's cosine at eps 5 is 0.98
+  CHECK_FALSE(evaluate_rule(r, kAgrees, "w", "x.h5").holds);
+  CHECK(verdict(claim_with(r), kAgrees) == "REFUTED");
+  Rule column = rule_of("bound", "mean_cosine");
+  column.at_most_column = "theory_cosine";
+  column.where = {{"mechanism_name", one("b")}};
+  CHECK(evaluate_rule(column, kAgrees, "w", "x.h5").holds);
+  column.where = {{"mechanism_name", one("a")}};  // one seed sits 1e-4 above the theory
+  CHECK_FALSE(evaluate_rule(column, kAgrees, "w", "x.h5").holds);
+  column.slack = 2e-4;
+  CHECK(evaluate_rule(column, kAgrees, "w", "x.h5").holds);
+  Rule least = rule_of("bound", "mean_cosine");
+  least.at_least = 0.2;
+  least.where = {{"mechanism_name", one("b")}};
+  CHECK_FALSE(evaluate_rule(least, kAgrees, "w", "x.h5").holds);
+}
+
+TEST_CASE("verdicts: a failed control is INCONCLUSIVE, a named setting DIFFERENT SETTING, no file NOT RUN",
+          "[report]") {
+  Rule fails = rule_of("bound", "mean_cosine");
+  fails.at_most = 0.5;
+  Rule holds = rule_of("bound", "mean_cosine");
+  holds.at_most = 1;
+  Claim claim = claim_with(holds);
+  CHECK(verdict(claim, kAgrees) == "REPRODUCED");
+  claim.control = fails;  // the test could not have shown the effect
+  CHECK(verdict(claim, kAgrees) == "INCONCLUSIVE");
+  claim.control.reset();
+  claim.rule = fails;
+  claim.setting = "a smaller model";
+  const ClaimVerdict different = judge_claim(claim, ReportScale::paper, &kAgrees, "x.h5");
+  CHECK(different.verdict == "DIFFERENT SETTING");
+  CHECK_THAT(different.why, Contains("a smaller model"));
+  CHECK(different.commit == "0123456789ab-dirty");
+  claim.setting.clear();
+  claim.ci_setting = "two rounds";  // counts at CI size only
+  CHECK(verdict(claim, kAgrees) == "REFUTED");
+  CHECK(judge_claim(claim, ReportScale::ci, &kAgrees, "x.h5").verdict == "DIFFERENT SETTING");
+  CHECK(judge_claim(claim, ReportScale::paper, nullptr, "x.h5").verdict == "NOT RUN");
+  claim.ci_config.clear();
+  CHECK(judge_claim(claim, ReportScale::ci, &kAgrees, "x.h5").verdict == "NOT RUN");
+}
+
+TEST_CASE("a rule naming a column or rows the results lack is one error naming the claim and the file",
+          "[report]") {
+  Rule r = rule_of("within", "mean_cosin");
+  r.value = 1;
+  r.tolerance = 0.1;
+  CHECK_THROWS_WITH(evaluate_rule(r, kAgrees, "claims.yaml, claim c1", "results/x.h5"),
+                    Contains("claims.yaml, claim c1: column 'mean_cosin' is not in results/x.h5"));
+  r.column = "mean_cosine";
+  r.where = {{"mechanism_name", one("vmf")}};
+  CHECK_THROWS_WITH(evaluate_rule(r, kAgrees, "claims.yaml, claim c1", "results/x.h5"),
+                    Contains("claims.yaml, claim c1: where selects no row with status ok of results/x.h5"));
+  // A range that keeps no row is a result (the rule fails), not a claims-file error.
+  r.where = {{"epsilon", ColumnMatch{{}, 100.0, std::nullopt}}};
+  CHECK_FALSE(evaluate_rule(r, kAgrees, "c", "x.h5").holds);
+}

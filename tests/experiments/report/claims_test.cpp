@@ -1,0 +1,121 @@
+// The claims files (configs/claims/*.yaml): the project's own load, and a bad file is one error
+// naming the file and the claim (`embpriv report` exits 2 on it and writes nothing).
+#include "tests/catch.h"
+
+#include <filesystem>
+#include <string>
+
+#include "core/error.h"
+#include "core/source_dir.h"
+#include "experiments/report/claims.h"
+#include "tests/test_binary.h"
+#include "tests/test_temp_dir.h"
+
+using namespace embpriv;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const std::string kGood = R"(paper: vmf
+title: t
+paper_file: p.txt
+claims:
+  - id: c1
+    where: Thm 5.1
+    claim: norms kept
+    paper_value: "1"
+    config: configs/paper/vmf_cosine_table.yaml
+    ci_config: configs/ci/perturbation_small.yaml
+    rule: {kind: within, column: mean_norm_ratio, value: 1, tolerance: 1.0e-5, where: {mechanism_name: vmf_tangent}}
+    expected_ci: REPRODUCED
+)";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("the project's claims files load, every config they name exists, ids are unique", "[report]") {
+  const std::string root = source_dir();
+  const auto files = load_claims_folder(root + "/configs/claims", root);
+  REQUIRE(files.size() == 3);
+  std::size_t claims = 0;
+  for (const ClaimsFile& file : files) {
+    claims += file.claims.size();
+    for (const Claim& claim : file.claims) {
+      INFO(claim.source);
+      CHECK((claim.rule.has_value() || !claim.not_measured.empty()));
+      CHECK((claim.ci_config.empty() || !claim.expected_ci.empty()));
+    }
+  }
+  CHECK(claims >= 30);
+}
+
+TEST_CASE("a bad claims file: one error naming the file and the claim", "[report]") {
+  TempDir dir("embpriv_claims_test");
+  const std::string root = source_dir(), path = dir / "bad.yaml";
+  write_file(path, kGood);
+  CHECK(load_claims_file(path, root).claims.size() == 1);
+  const auto error_of = [&](const std::string& text) {
+    write_file(path, text);
+    try {
+      load_claims_file(path, root);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(error_of(replaced(kGood, "    where: Thm 5.1", "    where: Thm 5.1\n    tolerence: 1")),
+             Contains(path + ", claim c1: unknown key 'tolerence'"));
+  CHECK_THAT(error_of(replaced(kGood, "kind: within", "kind: between")),
+             Contains(path + ", claim c1, rule: unknown rule kind 'between'; valid: within, ordering, ratio, monotone, bound"));
+  CHECK_THAT(error_of(replaced(kGood, "value: 1, tolerance: 1.0e-5", "value: 1")),
+             Contains(path + ", claim c1, rule: rule within with value or reference_column needs tolerance"));
+  CHECK_THAT(error_of(replaced(kGood, "column: mean_norm_ratio, ", "")),
+             Contains(path + ", claim c1, rule: missing key 'column'"));
+  CHECK_THAT(error_of(replaced(kGood, "vmf_cosine_table", "vmf_cosine_tabel")),
+             Contains(path + ", claim c1: config 'configs/paper/vmf_cosine_tabel.yaml' does not exist"));
+  CHECK_THAT(error_of(replaced(kGood, "expected_ci: REPRODUCED", "expected_ci: HOLDS")),
+             Contains(path + ", claim c1: expected_ci 'HOLDS' is not a verdict"));
+  CHECK_THAT(error_of(replaced(kGood, "    expected_ci: REPRODUCED\n", "")),
+             Contains(path + ", claim c1: missing key 'expected_ci'"));
+  CHECK_THAT(error_of(kGood + kGood.substr(kGood.find("  - id"))), Contains(path + ", claim c1: the id is used twice"));
+}
+
+TEST_CASE("embpriv report: a bad claims file or a column the results lack exits 2 naming it, writes nothing",
+          "[report]") {
+  TempDir dir("embpriv_report_cli_test");
+  const std::filesystem::path claims = dir.path / "claims";
+  std::filesystem::create_directories(claims);
+  const std::string out = dir / "report.md";
+  const std::string args = "report --root " + std::string(source_dir()) + " --claims " + claims.string() +
+                           " --results " + dir.path.string() + " --out " + out;
+  write_file((claims / "x.yaml").string(), replaced(kGood, "kind: within", "kind: between"));
+  Outcome outcome = run_binary(args, Capture::errors);
+  CHECK(outcome.code == 2);
+  CHECK_THAT(outcome.output, Contains("x.yaml, claim c1, rule: unknown rule kind 'between'"));
+  CHECK_FALSE(std::filesystem::exists(out));
+
+  // A results file that lacks the column: the claim, the column and the file are named.
+  write_file((claims / "x.yaml").string(), replaced(kGood, "mean_norm_ratio", "mean_norm_ration"));
+  const std::string results = dir / "perturbation_small.h5";
+  REQUIRE(run_binary("run " + std::string(source_dir()) + "/configs/ci/perturbation_small.yaml seeds=1 data.samples=20 --out " +
+                     results + " --no-plot -q").code == 0);
+  outcome = run_binary(args, Capture::errors);
+  CHECK(outcome.code == 2);
+  CHECK_THAT(outcome.output, Contains("x.yaml, claim c1: column 'mean_norm_ration' is not in " + results));
+  CHECK_FALSE(std::filesystem::exists(out));
+
+  // The right column: the report is written and --check compares with expected_ci.
+  write_file((claims / "x.yaml").string(), kGood);
+  outcome = run_binary(args + " --check");
+  CHECK(outcome.code == 0);
+  CHECK_THAT(read_file(out), Contains("<a id=\"c1\"></a>"));
+  write_file((claims / "x.yaml").string(), replaced(kGood, "expected_ci: REPRODUCED", "expected_ci: REFUTED"));
+  outcome = run_binary(args + " --check", Capture::errors);
+  CHECK(outcome.code == 1);
+  CHECK_THAT(outcome.output, Contains("claim c1: verdict REPRODUCED at CI size, the claims file expects REFUTED"));
+}
