@@ -62,7 +62,7 @@ VectorFile read_hdf5_vectors(const std::string& path, const std::string& dataset
   EMBPRIV_CHECK(file.ok(), "cannot open HDF5 file '" << path << "' (truncated or not HDF5)");
   EMBPRIV_CHECK(H5Lexists(file.get(), dataset.c_str(), H5P_DEFAULT) > 0,
                 path << " has no dataset '" << dataset << "' (its datasets: " << dataset_list(file.get())
-                     << "); name the matrix with --dataset");
+                     << "); name the matrix with --dataset, or data.vectors_dataset in a config");
   VectorFile out;
   out.vectors = read_hdf5_matrix(path, dataset).vectors();
   out.row_columns = hdf5_row_columns(file.get(), path, dataset, out.vectors.size(0));

@@ -21,6 +21,8 @@
 #include "experiments/types/shared/claim_columns.h"
 #include "experiments/types/shared/inversion_data.h"
 #include "experiments/types/shared/sentiment_utility.h"
+#include "experiments/types/shared/user_vectors.h"
+#include "experiments/types/shared/user_vectors_keys.h"
 #include "experiments/types/shared/vocabulary_memory.h"
 #include "experiments/engine/config_document.h"
 #include "metrics/recovery.h"
@@ -162,16 +164,87 @@ TokenRecovery learned_attack(const InversionData& data, const InversionSettings&
   return recovery_of(text, sent, inverter.guess(sent.perturbed, text.spans, s.k), s.k);
 }
 
+// data.vectors: the user's own vectors, each row a private item and the whole file the attacker's
+// public table (the texts they could have embedded). The first data.max_sentences rows are sent
+// perturbed; a KNN guess is right when it is the row itself or a row of the same bits (the same
+// text embedded twice). With per-row labels, the sentiment utility trains on the rows after them.
+// No tokens: rouge_l, the language-model columns and the learned attack are NaN.
+PointResult run_user_vectors_point(const PointInput& input, const InversionSettings& s) {
+  input.phases.start("load");
+  const UserVectors& user = load_user_vectors(input.config, input.cache);
+  const auto mechanism = point_mechanism(input.config, input.mechanisms);
+  const std::int64_t rows = user.vectors.size(0), attacked = std::min(s.max_sentences, rows);
+  std::vector<std::int64_t> private_rows(static_cast<std::size_t>(attacked)), rest;
+  for (std::int64_t i = 0; i < attacked; ++i) private_rows[static_cast<std::size_t>(i)] = i;
+  for (std::int64_t i = attacked; i < rows; ++i) rest.push_back(i);
+  PrivateText text = rows_as_sentences(user.vectors, private_rows, user.labels);
+  text.search_table = user.vectors.to(select_device(s.device));
+
+  input.phases.start("perturb");
+  SentTokens sent = send_tokens(text, *mechanism, input.point);
+  input.phases.start("knn_attack");
+  KnnOptions knn;
+  knn.metric = s.metric;
+  knn.k = s.k;
+  const at::Tensor same = at::tensor(first_equal_rows(user.vectors), at::kLong);
+  const at::Tensor guesses =
+      same.index_select(0, nearest_rows(sent.perturbed, text.search_table, knn).indices.cpu().reshape({-1}))
+          .reshape({attacked, -1});
+  const at::Tensor truth = same.index_select(0, sent.ids);
+  const double top1 = top_k_recovery(truth, guesses, 1, sent.counted), topk = top_k_recovery(truth, guesses, s.k, sent.counted);
+  input.phases.start("sentiment_utility");
+  const auto [mean_cosine, mean_norm_ratio] = mean_cosine_and_norm_ratio(sent);
+  SentimentAccuracy sentiment{kNan, kNan, kNan};
+  if (!user.labels.empty() && !rest.empty()) {
+    const PrivateText train = rows_as_sentences(user.vectors, rest, user.labels);
+    const RandomStream stream{derive_seed(input.point.seed, input.point.point_id, "train"), 0};
+    sentiment = sentiment_accuracy(train, mechanism->perturb(token_rows(train), stream), text, sent.perturbed);
+  }
+  input.phases.stop();
+
+  PointResult result;
+  result.set("epsilon", mechanism->epsilon());
+  result.set("tokens", static_cast<double>(attacked));
+  result.set("public_share", 0.0);
+  result.set("unknown_share", 0.0);
+  result.set("top1_recovery", top1);
+  result.set("topk_recovery", topk);
+  result.set("rouge_l", kNan);
+  result.set("mean_cosine", mean_cosine);
+  result.set("mean_norm_ratio", mean_norm_ratio);
+  for (const char* column : {"lm_next_token_agreement", "lm_perplexity_clean", "lm_perplexity_perturbed",
+                             "learned_top1_recovery", "learned_topk_recovery", "learned_rouge_l"}) {
+    result.set(column, kNan);
+  }
+  result.set("sentiment_accuracy_clean", sentiment.clean);
+  result.set("sentiment_accuracy_train_clean", sentiment.train_clean);
+  result.set("sentiment_accuracy_train_perturbed", sentiment.train_perturbed);
+  result.set("mechanism_name", mechanism->name());
+  result.set("claim", mechanism->claim().describe());
+  set_claim_columns(result, mechanism->claim());
+  std::ostringstream headline;
+  headline.precision(3);
+  headline << "top1=" << top1 << " mean_cosine=" << mean_cosine << " (" << attacked << " of " << rows << " rows)";
+  result.headline = headline.str();
+  return result;
+}
+
 class InversionExperiment final : public ExperimentType {
  public:
   std::string name() const override { return "inversion"; }
   std::string summary() const override {
-    return "KNN inversion of perturbed token embeddings of real sentences, and the utility left";
+    return "KNN inversion of perturbed token embeddings of real sentences (or of your own vectors, data.vectors), "
+           "and the utility left";
   }
   ConfigKeys keys() const override {
     return {
         vocabulary_key::kVocabulary, vocabulary_key::kModel, vocabulary_key::kTokenizer, vocabulary_key::kGlove,
         inversion_key::kGloveWords, vocabulary_key::kSentences, vocabulary_key::kMaxSentences,
+        user_vectors_key::kVectors.with_help(
+            "your own vectors instead of a vocabulary and sentences: an .npy or .h5/.hdf5 file (embpriv embed "
+            "writes one), the attacker's table; its first data.max_sentences rows are sent perturbed, and with "
+            "per-row labels the sentiment classifier trains on the rest; '': the built-in data"),
+        user_vectors_key::kDataset,
         ConfigKey::open_map("mechanism", "{name: vmf, epsilon: 50, beta: 1}",
                             "the mechanism and its keys (embpriv mechanisms)"),
         inversion_key::kMask, inversion_key::kMetric, vocabulary_key::kK, inversion_key::kLearned,
@@ -183,6 +256,17 @@ class InversionExperiment final : public ExperimentType {
   }
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     const InversionSettings s = read_inversion_settings(config);
+    if (uses_user_vectors(config)) {
+      // Whole vectors, no tokens: nothing is public, and the learned attacks read token windows.
+      const std::string vectors = user_vectors_key::kVectors.path();
+      require_key(s.mask == TokenMask::none, inversion_key::kMask.path(), "must be none with " + vectors +
+                                                                            " (its rows are whole vectors, not tokens)");
+      require_key(!s.learned, inversion_key::kLearned.path(),
+                  "must be false with " + vectors + " (the learned attacks read tokens of a vocabulary)");
+      check_user_vectors(config, s.k);  // attack.k guesses need as many rows
+      point_mechanism(config, registry);
+      return;
+    }
     using namespace vocabulary_key;
     std::vector<std::pair<std::string, std::string>> files = {{kSentences.path(), s.sentences}};
     for (const std::string& file : s.train_sentences) files.emplace_back(kTrainSentences.path(), file);
@@ -266,6 +350,7 @@ class InversionExperiment final : public ExperimentType {
 
   PointResult run_point(const PointInput& input) const override {
     const InversionSettings s = read_inversion_settings(input.config);
+    if (uses_user_vectors(input.config)) return run_user_vectors_point(input, s);
     input.phases.start("load");
     const InversionData& data = load_inversion_data(s, input.cache);
     const auto mechanism = point_mechanism(input.config, input.mechanisms);

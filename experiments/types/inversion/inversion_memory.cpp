@@ -9,6 +9,8 @@
 #include "platform/memory_limit.h"
 #include "experiments/types/inversion/inversion_keys.h"
 #include "experiments/types/shared/inversion_data.h"
+#include "experiments/types/shared/user_vectors.h"
+#include "experiments/types/shared/user_vectors_keys.h"
 #include "experiments/types/shared/vocabulary_memory.h"
 
 namespace embpriv {
@@ -70,6 +72,19 @@ double glove_learned_attack_bytes(const InversionSettings& s, double vocabulary,
 MemoryEstimate inversion_memory(const YAML::Node& config) {
   const InversionSettings s = read_inversion_settings(config);
   MemoryEstimate m;
+  if (uses_user_vectors(config)) {
+    // The user's file (float32, in the run's cache and its copy on the device), every row sent
+    // and its train rows perturbed (kBytesPerTokenValue each), and the KNN score blocks.
+    const UserVectorsShape shape = check_user_vectors(config);
+    m.shared_bytes = batch_bytes(shape.rows, shape.dim, 8);
+    m.shared_key = "user_vectors|" + user_vectors_key::kVectors(config) + "|" + user_vectors_key::kDataset(config);
+    m.working_bytes = knn_score_block_bytes(KnnOptions{}, shape.dim, shape.rows) +
+                      batch_bytes(shape.rows, shape.dim, kBytesPerTokenValue);
+    m.size_keys = {user_vectors_key::kVectors.path()};
+    m.what = "the " + std::to_string(shape.rows) + " x " + std::to_string(shape.dim) +
+             " vectors of data.vectors, their perturbed copies and the KNN score blocks";
+    return m;
+  }
   const double sentences = std::min<double>(static_cast<double>(s.max_sentences), kSentencesPerFile);
   const double train_sentences = kSentencesPerFile * static_cast<double>(s.train_sentences.size());
   if (s.vocabulary == Vocabulary::glove) {

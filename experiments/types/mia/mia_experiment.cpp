@@ -18,6 +18,8 @@
 #include "experiments/types/mia/mia_models.h"
 #include "experiments/types/shared/claim_columns.h"
 #include "experiments/types/shared/inversion_data.h"
+#include "experiments/types/shared/user_vectors.h"
+#include "experiments/types/shared/user_vectors_keys.h"
 #include "mechanisms/mechanism.h"
 #include "experiments/types/shared/data_keys.h"
 
@@ -61,6 +63,46 @@ SentenceFeatures clean_features_of(const PrivateText& text) {
   return mean_pooled(text, text.table.index_select(0, at::tensor(text.flat, at::kLong)));
 }
 
+// What needs the labels of data.vectors, for its message.
+const char* const kLabelsFor = "mia's target and shadow classifiers";
+
+// The candidates and RMIA's population: GloVe sentences of data.sentences and data.more_sentences
+// (mean-pooled word rows), or the rows of data.vectors (each row one candidate, its label the
+// file's); either way the first data.examples of a fixed shuffle, then attack.population more.
+MiaCandidates mia_candidates(const MiaSettings& s, const PointInput& input) {
+  MiaCandidates candidates;
+  Rng shuffle_rng(derive_seed(0, 0, "mia.candidates"), 0);
+  if (uses_user_vectors(input.config)) {
+    const UserVectors& user = load_user_vectors(input.config, input.cache);
+    std::vector<std::int64_t> pool(static_cast<std::size_t>(user.vectors.size(0)));
+    std::iota(pool.begin(), pool.end(), std::int64_t{0});
+    shuffle(pool, shuffle_rng);
+    const std::vector<std::int64_t> population(pool.begin() + s.examples, pool.begin() + s.examples + s.population);
+    pool.resize(static_cast<std::size_t>(s.examples));
+    candidates.text = rows_as_sentences(user.vectors, pool, user.labels);
+    candidates.clean = clean_features_of(candidates.text);
+    candidates.population = clean_features_of(rows_as_sentences(user.vectors, population, user.labels));
+    return candidates;
+  }
+  const InversionData& data = load_inversion_data(s.data, input.cache);
+  // The candidates: every sentence of both sources, in a fixed shuffled order, the first N.
+  std::vector<LabelledSentence> pool = data.sentences;
+  pool.insert(pool.end(), data.train_sentences.begin(), data.train_sentences.end());
+  shuffle(pool, shuffle_rng);
+  EMBPRIV_CHECK(static_cast<std::int64_t>(pool.size()) >= s.examples + s.population,
+                "mia: data.examples (" << s.examples << ") plus attack.population (" << s.population
+                                       << ") exceed the " << pool.size() << " sentences");
+  // RMIA's population: the next sentences of the same shuffled pool, never a candidate.
+  const std::vector<LabelledSentence> population_sentences(pool.begin() + s.examples,
+                                                           pool.begin() + s.examples + s.population);
+  pool.resize(static_cast<std::size_t>(s.examples));
+  candidates.text = encode_sentences(data, s.data, pool, pool.size());
+  candidates.clean = clean_features_of(candidates.text);
+  candidates.population =
+      clean_features_of(encode_sentences(data, s.data, population_sentences, population_sentences.size()));
+  return candidates;
+}
+
 class MiaExperiment final : public ExperimentType {
  public:
   std::string name() const override { return "mia"; }
@@ -69,7 +111,12 @@ class MiaExperiment final : public ExperimentType {
   }
   ConfigKeys keys() const override {
     return {
-        kGlove, kGloveWords, kSentences, kMoreSentences, kExamples, kPerturb,
+        kGlove, kGloveWords, kSentences, kMoreSentences,
+        user_vectors_key::kVectors.with_help(
+            "your own vectors instead of GloVe sentences: an .npy or .h5/.hdf5 file of one vector per row with "
+            "per-row labels of 0 and 1 (embpriv embed writes them from a sentences JSON); each row is a candidate "
+            "or a population item; '': the built-in data"),
+        user_vectors_key::kDataset, kExamples, kPerturb,
         ConfigKey::open_map("mechanism", "{name: gaussian, epsilon: 10, delta: 1.0e-5, clip_norm: 8}",
                             "the mechanism and its keys (embpriv mechanisms)"),
         kTargetL2, kShadows, kCenter, kPopulation, kRmiaGamma, kRmiaOfflineA,
@@ -77,6 +124,15 @@ class MiaExperiment final : public ExperimentType {
   }
   void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     const MiaSettings s = read_settings(config);
+    if (uses_user_vectors(config)) {
+      const UserVectorsShape shape = check_user_vectors(config, 1, kLabelsFor);
+      require_key(shape.rows >= s.examples + s.population, kExamples.path(),
+                  "(" + std::to_string(s.examples) + ") plus attack.population (" + std::to_string(s.population) +
+                      ") exceed the " + std::to_string(shape.rows) + " rows of data.vectors '" +
+                      user_vectors_key::kVectors(config) + "'");
+      point_mechanism(config, registry);
+      return;
+    }
     std::vector<std::pair<std::string, std::string>> files = {{kGlove.path(), s.data.glove},
                                                               {kSentences.path(), s.data.sentences}};
     for (const std::string& f : s.data.train_sentences) files.emplace_back(kMoreSentences.path(), f);
@@ -155,26 +211,8 @@ class MiaExperiment final : public ExperimentType {
   PointResult run_point(const PointInput& input) const override {
     const MiaSettings s = read_settings(input.config);
     const auto mechanism = point_mechanism(input.config, input.mechanisms);
-    InversionSettings data_settings = s.data;
     input.phases.start("load");
-    const InversionData& data = load_inversion_data(data_settings, input.cache);
-    // The candidates: every sentence of both sources, in a fixed shuffled order, the first N.
-    std::vector<LabelledSentence> pool = data.sentences;
-    pool.insert(pool.end(), data.train_sentences.begin(), data.train_sentences.end());
-    Rng shuffle_rng(derive_seed(0, 0, "mia.candidates"), 0);
-    shuffle(pool, shuffle_rng);
-    EMBPRIV_CHECK(static_cast<std::int64_t>(pool.size()) >= s.examples + s.population,
-                  "mia: data.examples (" << s.examples << ") plus attack.population (" << s.population
-                                         << ") exceed the " << pool.size() << " sentences");
-    // RMIA's population: the next sentences of the same shuffled pool, never a candidate.
-    const std::vector<LabelledSentence> population_sentences(pool.begin() + s.examples,
-                                                             pool.begin() + s.examples + s.population);
-    pool.resize(static_cast<std::size_t>(s.examples));
-    MiaCandidates candidates;
-    candidates.text = encode_sentences(data, s.data, pool, pool.size());
-    candidates.clean = clean_features_of(candidates.text);
-    candidates.population =
-        clean_features_of(encode_sentences(data, s.data, population_sentences, population_sentences.size()));
+    const MiaCandidates candidates = mia_candidates(s, input);
     const std::int64_t N = candidates.clean.features.size(0), P = candidates.population.features.size(0);
     const Mechanism* used = s.perturb ? mechanism.get() : nullptr;
     // Model 0 is the target (a random half, its own noise); 1..S the attacker's shadows (its own

@@ -13,6 +13,8 @@
 #include "experiments/types/perturbation/perturbation_keys.h"
 #include "experiments/types/perturbation/perturbation_memory.h"
 #include "experiments/types/shared/claim_columns.h"
+#include "experiments/types/shared/user_vectors.h"
+#include "experiments/types/shared/user_vectors_keys.h"
 #include "mechanisms/mechanism.h"
 #include "metrics/running_stats.h"
 #include "metrics/similarity.h"
@@ -30,6 +32,7 @@ struct Settings {
   std::int64_t dim, samples;
   double norm_min, norm_max, text_fraction;
   YAML::Node mechanism;
+  bool user_vectors = false;  // data.vectors: the rows of the user's file, not random directions
 };
 
 Settings read_settings(const YAML::Node& config) {
@@ -37,6 +40,14 @@ Settings read_settings(const YAML::Node& config) {
              config["mechanism"]};
   require_key(s.norm_max >= s.norm_min, kNormMax.path(),
               "must be >= " + kNormMin.path() + ", got " + flow_yaml(config["data"]["norm_max"]));
+  if (uses_user_vectors(config)) {
+    // Every row of the file, at its own dimension: data.dim, data.samples and the norms describe
+    // the random directions only.
+    const UserVectorsShape shape = check_user_vectors(config);
+    s.user_vectors = true;
+    s.dim = shape.dim;
+    s.samples = shape.rows;
+  }
   return s;
 }
 
@@ -137,12 +148,17 @@ class PerturbationExperiment final : public ExperimentType {
  public:
   std::string name() const override { return "perturbation"; }
   std::string summary() const override {
-    return "one mechanism on random directions: cosine, angle and norm statistics next to the "
-           "vMF paper's theory";
+    return "one mechanism on random directions (or your own vectors, data.vectors): cosine, angle and norm "
+           "statistics next to the vMF paper's theory";
   }
   ConfigKeys keys() const override {
     return {
         kSource, kDim, kSamples, kNormMin, kNormMax, kTextFraction,
+        user_vectors_key::kVectors.with_help(
+            "your own vectors instead of random directions: every row of an .npy or .h5/.hdf5 file (embpriv embed "
+            "writes one), at its own dimension (data.dim, data.samples and the norms are not read); '': random "
+            "directions"),
+        user_vectors_key::kDataset,
         ConfigKey::open_map("mechanism", "{name: vmf_tangent, epsilon: 1, beta: 1}",
                             "the mechanism and its keys (embpriv mechanisms)"),
     };
@@ -212,11 +228,13 @@ class PerturbationExperiment final : public ExperimentType {
     const std::uint64_t input_seed =
         derive_seed(input.point.seed, fnv1a64(flow_yaml(input.config["data"])), "inputs");
     const RandomStream stream{derive_seed(input.point.seed, input.point.point_id, "mechanism"), 0};
+    const at::Tensor user = s.user_vectors ? load_user_vectors(input.config, input.cache).vectors : at::Tensor();
     OutputStatistics stats(*mechanism, s.dim);
     for (std::int64_t start = 0; start < s.samples; start += kChunkRows) {
       const std::int64_t n = std::min(kChunkRows, s.samples - start);
       input.phases.start("inputs");
-      const at::Tensor x = random_directions(n, s.dim, s.norm_min, s.norm_max, input_seed, start);
+      const at::Tensor x = s.user_vectors ? user.narrow(0, start, n).contiguous()
+                                          : random_directions(n, s.dim, s.norm_min, s.norm_max, input_seed, start);
       at::Tensor modality = at::zeros({n}, at::kLong);
       auto* modality_of = modality.data_ptr<std::int64_t>();
       for (std::int64_t i = 0; i < n; ++i) modality_of[i] = is_text_row(start + i, s.text_fraction);

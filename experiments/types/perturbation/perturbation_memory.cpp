@@ -5,6 +5,8 @@
 
 #include "platform/memory_limit.h"
 #include "experiments/types/perturbation/perturbation_keys.h"
+#include "experiments/types/shared/user_vectors.h"
+#include "experiments/types/shared/user_vectors_keys.h"
 
 namespace embpriv {
 namespace {
@@ -19,11 +21,20 @@ constexpr double kBytesPerChunkValue = 24;
 
 MemoryEstimate perturbation_memory(const YAML::Node& config) {
   using namespace perturbation_key;
-  const std::int64_t dim = kDim(config), samples = kSamples(config);
-  const std::int64_t rows = std::min(kPerturbationChunkRows, samples);
+  std::int64_t dim = kDim(config), samples = kSamples(config);
   MemoryEstimate m;
+  if (uses_user_vectors(config)) {
+    // The user's file, held whole in the run's cache (float32), is streamed chunk by chunk too.
+    const UserVectorsShape shape = check_user_vectors(config);
+    dim = shape.dim;
+    samples = shape.rows;
+    m.shared_bytes = batch_bytes(shape.rows, shape.dim, 4);
+    m.shared_key = "user_vectors|" + user_vectors_key::kVectors(config) + "|" + user_vectors_key::kDataset(config);
+  }
+  const std::int64_t rows = std::min(kPerturbationChunkRows, samples);
   m.working_bytes = batch_bytes(rows, dim, kBytesPerChunkValue);
-  m.size_keys = {kDim.path(), kSamples.path()};
+  m.size_keys = m.shared_key.empty() ? std::vector<std::string>{kDim.path(), kSamples.path()}
+                                     : std::vector<std::string>{user_vectors_key::kVectors.path()};
   m.what = "one chunk of " + std::to_string(rows) + " rows x " + std::to_string(dim) + " values, " +
            std::to_string(static_cast<int>(kBytesPerChunkValue)) + " bytes each";
   return m;

@@ -20,10 +20,13 @@
 #include <string>
 #include <vector>
 
+#include <ATen/ATen.h>
+
 #include "core/source_dir.h"
 #include "experiments/engine/result_rows.h"
 #include "experiments/engine/run_plan.h"
 #include "experiments/results/results_table.h"
+#include "experiments/results/vector_file.h"
 #include "experiments/types/registry.h"
 #include "tests/catch.h"
 #include "tests/test_run.h"
@@ -100,9 +103,26 @@ std::optional<std::string> skip_reason(const std::string& type, const std::strin
   return std::nullopt;
 }
 
+// A user's vectors for data.vectors: 1,000 labelled rows of d = 8 (enough for mia's 400
+// candidates and 400 population items), written once into `dir`.
+std::string user_vectors_file(const TempDir& dir) {
+  const std::string path = dir / "user_vectors.h5";
+  if (std::filesystem::exists(path)) return path;
+  at::manual_seed(3);
+  VectorFile file;
+  file.vectors = at::randn({1000, 8}, at::kFloat);
+  std::vector<std::int64_t> labels;
+  for (std::int64_t i = 0; i < 1000; ++i) labels.push_back(file.vectors[i][0].item<float>() > 0 ? 1 : 0);
+  file.row_columns = {Column{"labels", labels}};
+  write_vector_file(path, file);
+  return path;
+}
+
 // Second values of free-text keys (no choices declared): another file that exists, another prompt.
 std::optional<std::string> free_text_second_value(const std::string& type, const std::string& key,
                                                   const std::string& first, const TempDir& dir) {
+  if (key == "data.vectors") return first.empty() ? user_vectors_file(dir) : "";
+  if (key == "data.vectors_dataset") return first == "vectors" ? "matrix" : "vectors";
   if (key == "data.tokenizer") return first == "auto" ? "tinyllama/tok512.bin" : "auto";
   if (key == "data.sentences") return first == "sentiment/amazon.json" ? "sentiment/yelp.json" : "sentiment/amazon.json";
   if (key == "language_model.prompt") return first + " there was";
