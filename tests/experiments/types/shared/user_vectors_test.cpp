@@ -14,6 +14,7 @@
 #include "experiments/results/vector_file.h"
 #include "mechanisms/registry.h"
 #include "tests/test_binary.h"
+#include "tests/test_data.h"
 #include "tests/test_run.h"
 
 using namespace embpriv;
@@ -163,4 +164,24 @@ TEST_CASE("a bad data.vectors file is one error naming the key and the file, exi
     check_refused(dir, type, dir / "broken.h5", "broken.h5");
     check_refused(dir, type, dir / "good.h5", "has no dataset 'matrix'", ", vectors_dataset: matrix");
   }
+}
+
+TEST_CASE("inversion and mia read the file embpriv embed writes of the sentiment sentences", "[engine][user_vectors][embed]") {
+  ExperimentRun run("embpriv_user_vectors_embed_test");
+  // stories260K as a Hugging Face folder embeds Yelp's 1,000 labelled sentences (mean of the
+  // last hidden state, 64-d), with their labels beside the vectors.
+  const std::string folder = run.dir / "stories", vectors = run.dir / "yelp.h5";
+  REQUIRE(run_binary("-q convert llama2c-to-hf --model tinyllama/stories260K.bin --tokenizer tinyllama/tok512.bin --out '" +
+                     folder + "'")
+              .code == 0);
+  REQUIRE(run_binary("-q embed '" + folder + "' -i '" + shared_data("sentiment/yelp.json") + "' -o '" + vectors + "'").code ==
+          0);
+  const ResultsTable inversion =
+      run("type: inversion\ndata: {vectors: '" + vectors + "', max_sentences: 200}\nmechanism: {name: vmf, epsilon: 100000, beta: 1}\n");
+  CHECK(number_at_row(inversion, "tokens", 0) == 200);
+  CHECK(number_at_row(inversion, "top1_recovery", 0) > 0.99);
+  CHECK(number_at_row(inversion, "sentiment_accuracy_clean", 0) > 0.55);  // trained on the other 800
+  const ResultsTable mia = run("type: mia\ndata: {vectors: '" + vectors + "', perturb: false}\nattack: {shadows: 2}\n");
+  CHECK(number_at_row(mia, "examples", 0) == 400);
+  CHECK(number_at_row(mia, "target_train_accuracy", 0) > 0.5);
 }
