@@ -7,6 +7,7 @@
 #include <ATen/ATen.h>
 #include <pybind11/stl.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,9 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "data/tokenizers/tokenizer.h"
+#include "models/encoder_training.h"
+#include "models/hf_encoder_config.h"
+#include "models/hf_encoder_init.h"
 #include "models/text_model.h"
 #include "python/bindings.h"
 #include "python/python_values.h"
@@ -171,6 +175,27 @@ void bind_models(py::module_& m) {
       py::arg("folder"), py::kw_only(), py::arg("device") = "cpu",
       "An Encoder or Decoder of a Hugging Face folder (config.json, safetensors weights, tokenizer.json) on "
       "device cpu, cuda, cuda:N or auto");
+
+  m.def(
+      "random_encoder",
+      [](const std::string& folder, const std::string& like, std::uint64_t seed) {
+        namespace fs = std::filesystem;
+        const fs::path source = fs::is_directory(like) ? fs::path(like) : fs::path(like).parent_path();
+        EMBPRIV_CHECK(fs::is_regular_file(source / "config.json"), "random_encoder: no config.json in '" << like << "'");
+        EMBPRIV_CHECK(!fs::exists(fs::path(folder) / "model.safetensors"),
+                      "random_encoder: " << folder << "/model.safetensors exists; name a new folder");
+        py::gil_scoped_release unlocked;
+        // transformers' _init_weights at the config's initializer_range (models/hf_encoder_init.h).
+        save_hf_encoder(random_hf_encoder(read_hf_encoder_config(source.string()), seed), folder);
+        if (fs::is_regular_file(source / "tokenizer.json")) {
+          fs::copy_file(source / "tokenizer.json", fs::path(folder) / "tokenizer.json", fs::copy_options::overwrite_existing);
+        }
+        return folder;
+      },
+      py::arg("folder"), py::kw_only(), py::arg("like"), py::arg("seed") = 0,
+      "Writes FOLDER: a random-init encoder (BERT, RoBERTa, XLM-RoBERTa) of the config.json in folder `like`, "
+      "initialised as transformers initialises one (initializer_range), with that folder's tokenizer.json; a "
+      "baseline with no pretrained weights. Returns FOLDER");
 
   py::class_<Tokenizer, std::shared_ptr<Tokenizer>>(m, "Tokenizer", "A tokenizer.json or llama2.c tokenizer")
       .def("encode", &Tokenizer::encode, py::arg("text"), py::arg("add_special") = true,

@@ -29,6 +29,6 @@ from ._embpriv import (  # noqa: F401,E402
 )
 from .results import Results, curve, read_results  # noqa: F401,E402
 from .wrap import WrapHandle, wrap, wrap_presets  # noqa: F401,E402
-from ._embpriv import Decoder, Encoder, Model, Tokenizer, load_model, tokenizer  # noqa: F401,E402
+from ._embpriv import Decoder, Encoder, Model, Tokenizer, load_model, random_encoder, tokenizer  # noqa: F401,E402
 
 _check_libtorch(torch, after_import=True)

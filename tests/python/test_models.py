@@ -151,3 +151,28 @@ def test_perturb_command_gives_mechanism_perturb_bytes(workdir):
     assert attributes["seed"] == 9 and attributes["epsilon_actual"] == vmf.claim().epsilon_actual and attributes["claim_kind"] == "metric_dp"
     assert "bogus" in cli_error("perturb", "--mechanism", "vmf", "--epsilon", "3", "bogus=1", workdir / "x.npy",
                                 workdir / "z.npy")
+
+
+def test_random_encoder_draws_transformers_initialisation_of_a_config(workdir):
+    """embpriv.random_encoder: a loadable folder of the config's sizes, N(0, initializer_range^2) weights,
+    LayerNorm 1/0, the same bits for the same seed, and the source folder's tokenizer.json."""
+    like = bert_folder(workdir)
+    config = json.loads((like / "config.json").read_text())
+    config["initializer_range"] = 0.05
+    (like / "config.json").write_text(json.dumps(config))
+    a = embpriv.random_encoder(str(workdir / "a"), like=str(like), seed=4)
+    embpriv.random_encoder(str(workdir / "b"), like=str(like), seed=4)
+    embpriv.random_encoder(str(workdir / "c"), like=str(like), seed=5)
+    read = lambda name: (workdir / name / "model.safetensors").read_bytes()  # noqa: E731
+    assert read("a") == read("b") and read("a") != read("c")
+    assert (workdir / "a" / "tokenizer.json").read_bytes() == (like / "tokenizer.json").read_bytes()
+    _, weights = reference.read_config_and_weights(a)
+    words = next(v for k, v in weights.items() if k.endswith("embeddings.word_embeddings.weight"))
+    assert words.shape == (config["vocab_size"], config["hidden_size"])
+    assert abs(words[1:].std() / 0.05 - 1) < 0.06  # 1,568 draws: the std's standard error is 1.8%
+    assert all(np.all(v == 1) for k, v in weights.items() if k.endswith("LayerNorm.weight"))
+    assert embpriv.load_model(a).encode(TEXTS).shape == (len(TEXTS), config["hidden_size"])
+    with pytest.raises(ValueError, match="exists; name a new folder"):
+        embpriv.random_encoder(a, like=str(like))
+    with pytest.raises(ValueError, match="no config.json"):
+        embpriv.random_encoder(str(workdir / "d"), like=str(workdir))
