@@ -5,6 +5,7 @@
 #include <torch/csrc/utils/pybind.h>
 
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>  // at::NoGradGuard: LibTorch 2.x's ATen.h does not bring it
 #include <pybind11/stl.h>
 
 #include <filesystem>
