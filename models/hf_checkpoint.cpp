@@ -126,7 +126,7 @@ void HfSafetensorsFolder::read_index(const std::string& folder_name, const std::
   for (const auto& [name, file] : json["weight_map"].items()) {
     EMBPRIV_CHECK(file.is_string(), index.string() << ": weight_map['" << name << "'] is not a file name");
     const std::string shard = file.get<std::string>();
-    EMBPRIV_CHECK(shard.find('/') == std::string::npos && shard != ".." && shard != "." && !shard.empty(),
+    EMBPRIV_CHECK(is_model_folder_entry(shard),
                   index.string() << ": weight_map['" << name << "'] names '" << shard << "' outside the folder");
     if (!shards.count(shard)) {
       EMBPRIV_CHECK(entry_exists(folder / shard), index.string() << " names the shard '" << shard << "', which is missing");
@@ -137,6 +137,10 @@ void HfSafetensorsFolder::read_index(const std::string& folder_name, const std::
                   index.string() << " puts tensor '" << name << "' in '" << shard << "', which lacks it");
     where_[name] = shards[shard];
   }
+}
+
+bool is_model_folder_entry(const std::string& name) {
+  return !name.empty() && name.find('/') == std::string::npos && name != "." && name != "..";
 }
 
 HfDecoderWeights load_hf_checkpoint(const std::string& folder, c10::Device device) {

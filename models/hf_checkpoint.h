@@ -77,6 +77,11 @@ HfDecoderWeights load_hf_checkpoint(const std::string& folder, c10::Device devic
 // block, or throw underflow errors).
 std::string read_model_folder_file(const std::string& path);
 
+// Whether `name` names an entry directly inside a model folder, as an index's shard or a
+// sentence-transformers module's folder does: not empty, no '/' (so neither an absolute path nor
+// a subpath), not "." or "..". Anything else would read outside the folder (or the folder itself).
+bool is_model_folder_entry(const std::string& name);
+
 // The weight files load_hf_checkpoint reads: FOLDER/model.safetensors, or the shards
 // model.safetensors.index.json names (other *.safetensors files in the folder, such as an
 // interrupted download, are not read). Each is opened and its header checked.

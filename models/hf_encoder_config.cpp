@@ -51,6 +51,35 @@ bool flag_key(const json& c, const char* key, const std::string& source) {
   return c[key].get<bool>();
 }
 
+// The sizes of a config must give a parameter count that int64 and double arithmetic hold
+// exactly (hf_encoder_classifier_parameter_count, the memory estimates): at most 2^53 = 9.0e15,
+// nearly a million times XLM-RoBERTa XXL's 1.07e10 (Goyal et al. 2021), among the largest
+// published encoders. The refusal names the config.json keys of the largest part, computed in
+// double so that nothing overflows on the way (hidden_size 2^40 or vocab_size 2^62).
+void check_parameter_count(const HfEncoderConfig& c, const std::string& source) {
+  constexpr double kMostParameters = 9007199254740992.0;  // 2^53
+  const double h = static_cast<double>(c.hidden_size), inter = static_cast<double>(c.intermediate_size);
+  const double words = static_cast<double>(c.vocab_size) * h;
+  const double layers = static_cast<double>(c.num_hidden_layers) * (4 * h * h + 2 * h * inter);
+  const double tables = static_cast<double>(c.max_position_embeddings + c.type_vocab_size) * h;
+  if (words + layers + tables <= kMostParameters) return;
+  std::ostringstream part;
+  if (words >= layers && words >= tables) {
+    part << "'vocab_size' " << c.vocab_size << " x 'hidden_size' " << c.hidden_size << " word embeddings";
+  } else if (layers >= tables) {
+    part << "'num_hidden_layers' " << c.num_hidden_layers << ", 'hidden_size' " << c.hidden_size
+         << " and 'intermediate_size' " << c.intermediate_size;
+  } else {
+    part << "'max_position_embeddings' " << c.max_position_embeddings << " x 'hidden_size' " << c.hidden_size
+         << " position embeddings";
+  }
+  std::ostringstream total;
+  total.precision(3);
+  total << words + layers + tables;
+  throw Error(source + ": " + part.str() + " make a model of " + total.str() +
+              " parameters, more than the 2^53 (9.0e15) embpriv counts exactly (XLM-RoBERTa XXL has 1.07e10)");
+}
+
 }  // namespace
 
 HfEncoderConfig parse_hf_encoder_config(const std::string& json_text, const std::string& source) {
@@ -106,6 +135,7 @@ HfEncoderConfig parse_hf_encoder_config(const std::string& json_text, const std:
   EMBPRIV_CHECK(bert || c.max_position_embeddings > c.pad_token_id + 1,
                 source << ": 'max_position_embeddings' " << c.max_position_embeddings
                        << " leaves no position after 'pad_token_id' " << c.pad_token_id << " + 1");
+  check_parameter_count(c, source);
   if (config.contains("architectures") && !config["architectures"].is_null()) {
     const json& a = config["architectures"];
     EMBPRIV_CHECK(a.is_array() && !a.empty() && a[0].is_string(),

@@ -92,6 +92,10 @@ SentenceModules read_sentence_modules(const std::string& folder, std::int64_t hi
                                                         << "'; embpriv reads the model at the folder's root");
     } else if (i == 1) {
       EMBPRIV_CHECK(!path.empty(), source << ": the Pooling module has no 'path'");
+      // sentence-transformers saves each module in a folder of its own beside modules.json; a
+      // path that leaves the folder is refused as the shard index's (hf_checkpoint.h).
+      EMBPRIV_CHECK(is_model_folder_entry(path),
+                    source << ": the Pooling module's path '" << path << "' is not a folder inside the model folder");
       modules.pooling = read_pooling_config((fs::path(folder) / path / "config.json").string(), hidden_size);
     } else {
       modules.normalize = true;

@@ -169,8 +169,11 @@ HfWordPiece read_wordpiece_options(const HfJsonReader& r, const json& model) {
   }
   if (model.contains("max_input_chars_per_word") && !model.at("max_input_chars_per_word").is_null()) {
     const json& n = model.at("max_input_chars_per_word");
-    if (!n.is_number_integer() || n.get<std::int64_t>() < 0) {
-      r.fail("WordPiece model's \"max_input_chars_per_word\" must be an integer >= 0, got " + n.dump());
+    // models/wordpiece: a word of more characters is the unk token, so 0 would make every word
+    // [UNK] (a tokenizer that reads no text; transformers' BERT files say 100).
+    if (!n.is_number_integer() || n.get<std::int64_t>() < 1) {
+      r.fail("WordPiece model's \"max_input_chars_per_word\" must be an integer >= 1 (0 makes every word the unk "
+             "token), got " + n.dump());
     }
     options.max_input_chars_per_word = n.get<std::int64_t>();
   }

@@ -113,6 +113,19 @@ TEST_CASE("encoder config.json: defaults and refusals name the key", "[models][e
   other = good;
   other["pad_token_id"] = 50;
   CHECK_THAT(config_refusal(other), Contains("'pad_token_id' must be a token id in [0, 50)"));
+  // Sizes whose parameter count no int64 holds (hidden_size 2^40: 2^82 per layer; vocab_size
+  // 2^62 x 32 word embeddings) are refused naming the keys of the largest part, not overflowed.
+  other = good;
+  other["hidden_size"] = std::int64_t{1} << 40;
+  CHECK_THAT(config_refusal(other), Contains("config.json: 'num_hidden_layers' 2, 'hidden_size' 1099511627776 and 'intermediate_size' 48 make") &&
+                                        Contains("more than the 2^53"));
+  other = good;
+  other["vocab_size"] = std::int64_t{1} << 62;
+  CHECK_THAT(config_refusal(other),
+             Contains("config.json: 'vocab_size' 4611686018427387904 x 'hidden_size' 32 word embeddings make a model of"));
+  other = good;  // 2^53 parameters and a little less are accepted: 2^47 words of width 32 = 2^52
+  other["vocab_size"] = std::int64_t{1} << 47;
+  CHECK(config_refusal(other) == "accepted");
 }
 
 TEST_CASE("encoder folders whose config, weights, pooling or tokenizer disagree are refused by name", "[models][encoder]") {
@@ -277,6 +290,18 @@ TEST_CASE("a sentence-transformers modules.json: Pooling where it says, Normaliz
   m[0]["path"] = "0_Transformer";
   write_json(folder + "/modules.json", m);
   CHECK_THAT(load_refusal(folder), Contains("the Transformer module lives in '0_Transformer'"));
+  // A Pooling path that leaves the folder ("../x", an absolute path) is refused as the shard
+  // index's is, even where a valid pooling config lies there.
+  fs::create_directories(dir / "outside");
+  write_json(dir / "outside" + "/config.json", cls);
+  for (const std::string& away : {std::string("../outside"), fs::absolute(dir / "outside").string(), std::string(".")}) {
+    INFO(away);
+    m = modules;
+    m[1]["path"] = away;
+    write_json(folder + "/modules.json", m);
+    CHECK_THAT(load_refusal(folder), Contains("modules.json: the Pooling module's path '" + away +
+                                              "' is not a folder inside the model folder"));
+  }
   write_json(folder + "/modules.json", nlohmann::json::array({modules[0]}));
   CHECK_THAT(load_refusal(folder), Contains("modules.json: no Pooling module"));
   write_json(folder + "/modules.json", {{"type", "sentence_transformers.models.Transformer"}});

@@ -178,7 +178,10 @@ TEST_CASE("WordPiece tokenizer.json refusals name the problem", "[data][wordpiec
   CHECK_THAT(refusal(j, dir), Contains("unk_token '[NOPE]' is not in the vocabulary"));
   j = small_bert_json();
   j["model"]["max_input_chars_per_word"] = -1;
-  CHECK_THAT(refusal(j, dir), Contains("\"max_input_chars_per_word\" must be an integer >= 0"));
+  CHECK_THAT(refusal(j, dir), Contains("\"max_input_chars_per_word\" must be an integer >= 1"));
+  // 0 would make every word [UNK]: a tokenizer that reads nothing, refused by name.
+  j["model"]["max_input_chars_per_word"] = 0;
+  CHECK_THAT(refusal(j, dir), Contains("\"max_input_chars_per_word\" must be an integer >= 1") && Contains("got 0"));
   j = small_bert_json();
   j["normalizer"]["lowercase"] = "yes";
   CHECK_THAT(refusal(j, dir), Contains("\"lowercase\" must be true or false"));
