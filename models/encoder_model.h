@@ -33,8 +33,8 @@ class EncoderModel {
   virtual std::unique_ptr<EncoderModel> with_token_rows(const at::Tensor& embedding) const = 0;
   // Word embeddings of token ids [T] or [B, T]: [.., hidden] float32 (no position or type rows).
   virtual at::Tensor embed(const at::Tensor& ids) const = 0;
-  // The positions transformers gives token ids [B, T] (RoBERTa: padding tokens keep
-  // pad_token_id, the others count from pad_token_id + 1).
+  // The positions transformers gives token ids [B, T] (RoBERTa: padding tokens, pad_token_id,
+  // keep padding_idx, the others count from padding_idx + 1; HfEncoderConfig::position_padding_idx).
   virtual at::Tensor position_ids_from_ids(const at::Tensor& ids) const = 0;
   // The last layer's token hidden states [B, T, hidden] (or [T, hidden]), float32.
   virtual at::Tensor hidden_states(const EncoderInput& input) const = 0;

@@ -105,6 +105,13 @@ std::vector<std::int64_t> predict_encoder_labels(const HfEncoderModel& model, co
 void save_hf_encoder(const HfEncoderWeights& weights, const std::string& folder) {
   HfEncoderWeights w = weights;
   const HfEncoderConfig& c = w.config;
+  // config.json has one key, pad_token_id, for the padding token and the position table's
+  // padding index: a model whose two differ (ObfusLM's server model) has no config.json.
+  EMBPRIV_CHECK(c.position_padding_idx() == c.pad_token_id,
+                "save_hf_encoder: the padding token " << c.pad_token_id << " and the position padding index "
+                                                      << c.position_padding_idx()
+                                                      << " differ (a model served permuted ids), which config.json's "
+                                                         "one 'pad_token_id' cannot say");
   std::filesystem::create_directories(folder);
   const bool bert = c.model_type == "bert";
   nlohmann::json config = {{"model_type", c.model_type}, {"vocab_size", c.vocab_size}, {"hidden_size", c.hidden_size},

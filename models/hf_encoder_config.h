@@ -5,6 +5,7 @@
 // get wrong is refused with one Error naming the key: another model_type, hidden_act or
 // position_embedding_type, a decoder or cross-attention configuration, a missing size.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace embpriv {
@@ -21,13 +22,28 @@ struct HfEncoderConfig {
   // _init_weights' standard deviation: read only where a model is drawn from the config
   // (models/hf_encoder_init.h), as transformers reads it.
   double initializer_range = 0.02;
-  std::int64_t pad_token_id = 0;  // RoBERTa's padding_idx: positions start at pad_token_id + 1
+  // The padding token's id: what padded batches hold, what attention masks and RoBERTa's
+  // position ids (create_position_ids_from_input_ids) leave out.
+  std::int64_t pad_token_id = 0;
+  // RobertaEmbeddings' padding_idx: RoBERTa's positions count from position_padding_idx() + 1.
+  // config.json has one key for both roles (pad_token_id), so a folder's model leaves this empty.
+  // A model served ids through a secret permutation (ObfusLM's server model,
+  // experiments/types/obfuslm/server_classifier.h) sets the original padding index here: the
+  // padding token's id moves with the permutation, the rows of the position table do not.
+  std::optional<std::int64_t> position_padding_override;
   // architectures[0] is *ForSequenceClassification: the checkpoint carries a classifier of
   // num_labels outputs (len(id2label), or 2 when config.json leaves id2label out).
   bool sequence_classification = false;
   std::int64_t num_labels = 0;
   // Sequence classification (BERT) reads the pooler; other checkpoints may carry it or not.
   bool roberta_positions() const { return model_type != "bert"; }
+  std::int64_t position_padding_idx() const { return position_padding_override.value_or(pad_token_id); }
+  // The longest input the position table covers: max_position_embeddings for BERT, and for the
+  // RoBERTa family the positions after position_padding_idx() + 1 (RobertaEmbeddings). Below 1
+  // for a config no forward pass can use (refused by HfEncoderModel's constructor).
+  std::int64_t max_sequence_length() const {
+    return roberta_positions() ? max_position_embeddings - position_padding_idx() - 1 : max_position_embeddings;
+  }
   std::int64_t head_dim() const { return hidden_size / num_attention_heads; }
 };
 

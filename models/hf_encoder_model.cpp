@@ -48,13 +48,19 @@ void check_range(const at::Tensor& ids, std::int64_t size, const char* what) {
 
 }  // namespace
 
-HfEncoderModel::HfEncoderModel(HfEncoderWeights weights) : w_(std::move(weights)) {}
-
-std::int64_t HfEncoderModel::max_sequence_length() const {
-  // RobertaEmbeddings: positions pad_token_id + 1 .. pad_token_id + T must index the table.
-  return config().roberta_positions() ? config().max_position_embeddings - config().pad_token_id - 1
-                                      : config().max_position_embeddings;
+HfEncoderModel::HfEncoderModel(HfEncoderWeights weights) : w_(std::move(weights)) {
+  // A config built in code (not parsed) could leave RoBERTa no position: one clear error here
+  // rather than "sequence length must be in [1, -25812]" at the first forward pass.
+  const HfEncoderConfig& c = config();
+  EMBPRIV_CHECK(c.vocab_size >= 1 && c.pad_token_id >= 0 && c.pad_token_id < c.vocab_size,
+                "encoder: pad_token_id must be a token id in [0, " << c.vocab_size << "), got " << c.pad_token_id);
+  EMBPRIV_CHECK(c.position_padding_idx() >= 0 && c.max_sequence_length() >= 1,
+                "encoder: max_position_embeddings " << c.max_position_embeddings
+                                                    << " leaves no position after the padding index "
+                                                    << c.position_padding_idx() << " + 1 (" << c.model_type << ")");
 }
+
+std::int64_t HfEncoderModel::max_sequence_length() const { return config().max_sequence_length(); }
 
 at::Tensor HfEncoderModel::embedding_table() const { return f32(w_.word_embeddings).clone(); }
 
@@ -82,9 +88,11 @@ at::Tensor HfEncoderModel::position_ids_from_ids(const at::Tensor& ids) const {
     return at::arange(batch.size(1), batch.options()).unsqueeze(0).expand_as(batch).contiguous();
   }
   // modeling_roberta, create_position_ids_from_input_ids: padding keeps padding_idx, the other
-  // tokens count from padding_idx + 1.
+  // tokens count from padding_idx + 1. Which ids are padding is the padding token's id; where the
+  // positions start is the position table's padding index (the same but for a model served
+  // permuted ids, HfEncoderConfig::position_padding_override).
   const at::Tensor real = batch.ne(config().pad_token_id).to(at::kLong);
-  return at::cumsum(real, 1) * real + config().pad_token_id;
+  return at::cumsum(real, 1) * real + config().position_padding_idx();
 }
 
 // BertLayer: attention (BertSelfAttention + BertSelfOutput, post-LayerNorm), then BertIntermediate
@@ -120,7 +128,7 @@ at::Tensor HfEncoderModel::hidden_states(const EncoderInput& input) const {
   if (input.position_ids.defined()) {
     positions = batch_ids(input.position_ids, B, T, "position_ids", device);
   } else {  // inputs_embeds: consecutive positions (RoBERTa's from padding_idx + 1)
-    const std::int64_t first = c.roberta_positions() ? c.pad_token_id + 1 : 0;
+    const std::int64_t first = c.roberta_positions() ? c.position_padding_idx() + 1 : 0;
     positions = at::arange(first, first + T, longs).unsqueeze(0).expand({B, T});
   }
   check_range(positions, c.max_position_embeddings, "position ids");

@@ -4,7 +4,8 @@
 // dropout): embeddings = LayerNorm(word + position + token_type); each layer is post-LayerNorm
 // self-attention (additive padding mask) then a GELU (erf) feed-forward network; BERT's pooler
 // (dense + tanh on [CLS]) and classifier, RoBERTa's classification head (dense + tanh +
-// out_proj on <s>). RoBERTa's positions start after padding_idx = pad_token_id.
+// out_proj on <s>). RoBERTa's positions start after padding_idx (config.json's pad_token_id;
+// HfEncoderConfig::position_padding_idx).
 //
 // The weights stay in their file dtype (F32, F16 or BF16), memory-mapped; each matrix is
 // converted to float32 when a forward pass uses it. Every tensor the forward pass reads is looked

@@ -5,7 +5,9 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <sstream>
 
 #include "attacks/invbert.h"
@@ -19,6 +21,7 @@
 #include "experiments/types/obfuslm/obfuslm_classification_keys.h"
 #include "experiments/types/obfuslm/obfuslm_keys.h"
 #include "experiments/types/obfuslm/obfuslm_server_attacks.h"
+#include "experiments/types/obfuslm/server_classifier.h"
 #include "experiments/types/shared/vocabulary_keys.h"
 #include "metrics/recovery.h"
 #include "metrics/similarity.h"
@@ -26,6 +29,7 @@
 #include "models/hf_encoder_config.h"
 #include "models/hf_encoder_model.h"
 #include "models/hf_encoder_source.h"
+#include "platform/memory_limit.h"
 
 namespace embpriv {
 namespace {
@@ -223,31 +227,6 @@ const Clusters& cached_classifier_clusters(RunCache& cache, const std::string& t
   return cache.get_or_make<Clusters>(key.str(), [&] { return embed_cluster(table, o); });
 }
 
-// The client's texts as the server receives them: every id through the secret permutation.
-std::vector<std::vector<std::int64_t>> shuffled_texts(const ObfuscatedVocabulary& v,
-                                                     const std::vector<std::vector<std::int64_t>>& texts) {
-  const at::Tensor pi = v.permutation.contiguous();
-  const std::int64_t* p = pi.data_ptr<std::int64_t>();
-  std::vector<std::vector<std::int64_t>> out;
-  out.reserve(texts.size());
-  for (const std::vector<std::int64_t>& text : texts) {
-    std::vector<std::int64_t> ids(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) ids[i] = p[text[i]];
-    out.push_back(std::move(ids));
-  }
-  return out;
-}
-
-// The server's model: the clean classifier with the obfuscated rows in shuffled order (ObfusLM's
-// "部署混淆模型": the received W_emb^obf replaces the embedding); its padding id moves with the
-// permutation (RoBERTa counts positions from it).
-HfEncoderWeights server_weights(const HfEncoderWeights& clean, const ObfuscatedVocabulary& v) {
-  HfEncoderWeights w = clean;
-  w.word_embeddings = v.server_embedding.to(at::kFloat).contiguous();
-  w.config.pad_token_id = v.permutation[w.config.pad_token_id].item<std::int64_t>();
-  return w;
-}
-
 // Texts as one stream of ids and their spans (the attacks' input).
 struct Stream {
   std::vector<std::int64_t> flat;
@@ -310,6 +289,71 @@ Recovery invbert_attack(const ClassificationSettings& s, const at::Tensor& table
   return r;
 }
 
+// A folder's sizes are its own (classifier.hidden and the other size keys shape model random
+// only): a classifier too large for memory is refused naming config.json's keys, and so is a
+// classifier.max_length its position table does not cover (the texts would be cut to the
+// folder's length while the stored config says the longer one).
+void check_folder_sizes(const ClassificationSettings& s, const HfEncoderConfig& folder) {
+  const std::string name = "classifier.model '" + s.model + "'";
+  const double bytes = 4.0 * static_cast<double>(hf_encoder_classifier_parameter_count(folder, 2).total());
+  const std::string problem = batch_memory_problem(bytes);
+  require_key(problem.empty(), "classifier.model",
+              "'" + s.model + "': config.json's 'vocab_size' " + std::to_string(folder.vocab_size) + ", 'hidden_size' " +
+                  std::to_string(folder.hidden_size) + ", 'num_hidden_layers' " +
+                  std::to_string(folder.num_hidden_layers) + " and 'intermediate_size' " +
+                  std::to_string(folder.intermediate_size) + " make a classifier whose float32 weights alone " + problem +
+                  " (the classifier.* sizes shape model random only)");
+  const std::int64_t longest = folder.max_sequence_length();
+  require_key(s.max_length <= longest, "classifier.max_length",
+              "is " + std::to_string(s.max_length) + ", but " + name + " covers " + std::to_string(longest) +
+                  " tokens (config.json's 'max_position_embeddings' " + std::to_string(folder.max_position_embeddings) +
+                  (folder.roberta_positions()
+                       ? ", less 'pad_token_id' " + std::to_string(folder.pad_token_id) + " + 1: " + folder.model_type +
+                             " counts positions from there"
+                       : std::string()) +
+                  "); every text would be cut to " + std::to_string(longest) +
+                  " tokens; lower classifier.max_length to at most " + std::to_string(longest));
+}
+
+// The number of ids of the tokenizer at `path`, read once per file version in a process (a
+// sweep checks every grid point; the same file is read once).
+std::int64_t tokenizer_id_count(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path resolved = resolve_data_path(path);
+  std::error_code error;
+  const fs::path file = fs::is_directory(resolved, error) ? resolved / "tokenizer.json" : resolved;
+  std::ostringstream version;
+  version << file.string() << "|" << fs::last_write_time(file, error).time_since_epoch().count() << "|"
+          << (fs::is_regular_file(file, error) ? fs::file_size(file, error) : 0);
+  static std::mutex mutex;
+  static std::map<std::string, std::int64_t> counted;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto found = counted.find(version.str());
+    if (found != counted.end()) return found->second;
+  }
+  const std::int64_t ids = load_classifier_tokenizer(path)->size();
+  std::lock_guard<std::mutex> lock(mutex);
+  counted[version.str()] = ids;
+  return ids;
+}
+
+// The tokenizer is read here, so that a tokenizer.json embpriv refuses (or one of more ids than
+// the folder's vocab_size) stops the run before any row, naming classifier.tokenizer.
+void check_tokenizer(const ClassificationSettings& s) {
+  std::int64_t ids = 0;
+  try {
+    ids = tokenizer_id_count(s.tokenizer);
+  } catch (const Error& e) {
+    throw ConfigError("classifier.tokenizer", "classifier.tokenizer '" + s.tokenizer + "': " + e.what());
+  }
+  if (s.random()) return;
+  const std::int64_t vocab = read_hf_encoder_config(resolve_data_path(s.model)).vocab_size;
+  require_key(ids <= vocab, "classifier.tokenizer",
+              "'" + s.tokenizer + "' assigns " + std::to_string(ids) + " ids, more than the vocab_size " + std::to_string(vocab) +
+                  " of classifier.model '" + s.model + "'");
+}
+
 double mean_of(const std::vector<double>& values) {
   double sum = 0;
   for (double value : values) sum += value;
@@ -354,11 +398,13 @@ void check_classification_point(const YAML::Node& config) {
     require_key(s.epochs >= 1 || (weights && folder.sequence_classification), "classifier.epochs",
                 weights ? "= 0 serves the folder's head as is: it needs a 2-label sequence classifier"
                         : "must be >= 1 for a folder without weights (a random-init model of its config.json)");
+    check_folder_sizes(s, folder);
   }
   std::vector<std::pair<std::string, std::string>> files = {{"data.sentences", s.sentences},
                                                             {"classifier.tokenizer", s.tokenizer}};
   for (const std::string& file : s.train_sentences) files.emplace_back("utility.train_sentences", file);
   check_data_files(files);
+  check_tokenizer(s);
 }
 
 std::vector<std::string> classification_number_columns() {
@@ -384,6 +430,9 @@ PointResult run_classification_point(const PointInput& input, const ObfuscationO
   at::Tensor special = at::zeros({V}, at::kBool);
   bool* is_special = special.data_ptr<bool>();
   for (std::int64_t id = 0; id < V; ++id) is_special[id] = id >= d.tokenizer->size() || d.tokenizer->is_special(id);
+  // The model's padding row is never a text's token, whatever the tokenizer calls it (a RoBERTa
+  // folder's pad_token_id 1 is bert-base-uncased's [unused0]); random_hf_encoder draws it zero.
+  is_special[clean.weights.config.pad_token_id] = true;
 
   // The client's side: cluster (cached across eps), synthesise, shuffle.
   input.phases.start("cluster");

