@@ -21,6 +21,8 @@ TEST_CASE("every shipped config passes the dry run, which writes nothing", "[eng
   std::size_t checked = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(configs)) {
     if (entry.path().extension() != ".yaml") continue;
+    // configs/claims/ holds the papers' claims, not run configs (tests/experiments/report/claims_test.cpp).
+    if (entry.path().parent_path().filename() == "claims") continue;
     std::vector<std::string> args = {"embpriv", "-q", "run", entry.path().string(), "--dry-run", "--out", out};
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
