@@ -12,6 +12,8 @@
 // LibTorch header after this one got c10's CHECK: hence the explicit include.
 #include <c10/util/Logging.h>
 #undef CHECK
+// at::NoGradGuard for every test: LibTorch 1.13's ATen.h brought it, 2.x's does not.
+#include <ATen/core/grad_mode.h>
 
 #ifndef EMBPRIV_CATCH2_MAJOR
 #if __has_include(<catch2/catch_all.hpp>)
