@@ -6,6 +6,9 @@
 #               on stories260K converted to a Hugging Face folder (by the build:
 #               build/stories260K-hf), and PrivateAI on real e-mails
 #   make test   installs what is missing, builds, runs every test (ctest)
+#   make test-torch2   the second test leg, on the CPU against LibTorch 2.6: build, Catch2 tests,
+#               pip install and tests/python in a Debian 13 chroot (scripts/torch2/test_torch2.sh;
+#               root; TORCH2_FLAGS=--build-only for the build and the C++ tests only)
 #   make sanitize   the tests of core, mechanisms, data and metrics under ASan + UBSan (g++)
 #   make fuzz       every libFuzzer target of fuzz/ for FUZZ_SECONDS each (clang; --fuzz set-up)
 BUILD ?= build
@@ -20,7 +23,7 @@ FUZZ_CXX ?= $(patsubst ./%,%,$(dir $(FUZZ_CC))$(subst clang,clang++,$(notdir $(F
 # would report them, and they are not embpriv's; every other ASan check stays on.
 SANITIZER_OPTIONS = ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: setup build demo test bench sanitize fuzz clean
+.PHONY: setup build demo test test-torch2 bench sanitize fuzz clean
 
 setup:
 	@bash scripts/setup.sh
@@ -40,6 +43,12 @@ demo: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure --timeout 900
+
+# The chroot lives in /var/cache/embpriv/trixie (EMBPRIV_TORCH2_ROOT), outside the checkout, with
+# its own ccache: made once (debootstrap), then only what changed is compiled.
+TORCH2_FLAGS ?=
+test-torch2: setup
+	$(if $(filter 0,$(shell id -u)),,sudo) bash scripts/torch2/test_torch2.sh --jobs $(JOBS) $(TORCH2_FLAGS)
 
 # Every benchmark against its peer on the same BLAS kernel, then one table (bench/README.md);
 # BENCH_SIZE=full for the full sizes.
