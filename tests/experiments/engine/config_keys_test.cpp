@@ -37,6 +37,8 @@ const std::map<std::string, const char*> kTypeBefore = {
   norm_min: 0.5              # input norms log-uniform in [norm_min, norm_max]
   norm_max: 2.0
   text_fraction: 0.0         # share of rows tagged text: eps_text = alpha * eps (vMF paper, Def. 6.1)
+  vectors: ""                # added with issue 40: a user's own .npy/HDF5 vectors instead
+  vectors_dataset: vectors
 mechanism: {name: vmf_tangent, epsilon: 1, beta: 1}
 )"},
     {"inversion", R"(data:
@@ -47,6 +49,8 @@ mechanism: {name: vmf_tangent, epsilon: 1, beta: 1}
   glove_words: 0                     # vocabulary: the first N (most frequent) GloVe words; 0: all
   sentences: sentiment/yelp.json     # UCI sentiment sentences: the private text
   max_sentences: 300
+  vectors: ""           # added with issue 40
+  vectors_dataset: vectors
 mechanism: {name: vmf, epsilon: 50, beta: 1}
 mask: none              # none | punctuation (public tokens sent unchanged, vMF paper Def. 6.2)
 attack:
@@ -121,6 +125,8 @@ audit:
   glove_words: 100000
   sentences: sentiment/yelp.json                               # candidates come from these ...
   more_sentences: [sentiment/amazon.json, sentiment/imdb.json]  # ... and these, shuffled
+  vectors: ""            # added with issue 40
+  vectors_dataset: vectors
   examples: 400          # candidate sentences; the target trains on a random half
   perturb: true          # false: an unprotected classifier (the mechanism is not applied)
 mechanism: {name: gaussian, epsilon: 10, delta: 1.0e-5, clip_norm: 8}
