@@ -101,7 +101,7 @@ TEST_CASE("h5py reads a fenced results file unchanged", "[experiments][hdf5][fen
   TempDir dir("embpriv_fence_h5py_test");
   write_results_h5(dir / "run.h5", small_table());
   const std::string script = "import h5py; f = h5py.File('" + dir / "run.h5" +
-                             "', 'r'); print(f.userblock_size, list(f['table/mean_cosine'][:]), "
+                             "', 'r'); print(f.userblock_size, f['table/mean_cosine'][:].tolist(), "
                              "f.attrs['type'])";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen((EMBPRIV_TEST_PYTHON " -c \"" + script + "\" 2>&1").c_str(), "r"),
                                              pclose);
