@@ -67,6 +67,8 @@ packages=(
   python3-scipy python3-mpmath
   python3-torch pybind11-dev python3-pytest python3-yaml
   python3-venv python3-pip
+  # the tokenizer tests' JavaScript references (the npm data itself is the checkout's .cache/npm)
+  nodejs
 )
 
 mkdir -p "$(dirname "$root")"
