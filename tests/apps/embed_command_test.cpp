@@ -18,6 +18,7 @@
 #include "models/hf_encoder_outputs.h"
 #include "models/language_model.h"
 #include "models/text_model.h"
+#include "tests/test_bert_tokenizer.h"
 #include "tests/test_binary.h"
 #include "tests/test_temp_dir.h"
 
@@ -33,24 +34,7 @@ void write_small_bert_tokenizer(const std::string& path) {
                                      "on", "mat", "and", "ran", "far", "away", "good", "bad", "movie", "was",
                                      ".", ",", "!", "it", "is", "not", "very", "##s", "##ing", "##ed"};
   for (char c = 'a'; pieces.size() < 50; ++c) pieces.push_back(std::string("##") + c);
-  nlohmann::json vocab = nlohmann::json::object();
-  for (std::size_t i = 0; i < pieces.size(); ++i) vocab[pieces[i]] = i;
-  nlohmann::json added = nlohmann::json::array();
-  for (int id : {0, 1, 2, 3, 4}) {
-    added.push_back({{"id", id}, {"content", pieces[static_cast<std::size_t>(id)]}, {"single_word", false},
-                     {"lstrip", false}, {"rstrip", false}, {"normalized", false}, {"special", true}});
-  }
-  const nlohmann::json j = {
-      {"version", "1.0"},
-      {"added_tokens", added},
-      {"normalizer", {{"type", "BertNormalizer"}, {"clean_text", true}, {"handle_chinese_chars", true},
-                      {"strip_accents", nullptr}, {"lowercase", true}}},
-      {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
-      {"post_processor", {{"type", "BertProcessing"}, {"sep", {"[SEP]", 3}}, {"cls", {"[CLS]", 2}}}},
-      {"decoder", {{"type", "WordPiece"}, {"prefix", "##"}, {"cleanup", true}}},
-      {"model", {{"type", "WordPiece"}, {"unk_token", "[UNK]"}, {"continuing_subword_prefix", "##"},
-                 {"max_input_chars_per_word", 100}, {"vocab", vocab}}}};
-  std::ofstream(path) << j.dump();
+  std::ofstream(path) << bert_tokenizer_json(pieces, 5).dump();
 }
 
 // The reference's BertForSequenceClassification (CLS pooling in 1_Pooling, a pooler, 64

