@@ -161,14 +161,14 @@ def _capture_in_progress():
     compiling when it has been imported."""
     if torch.jit.is_tracing():
         return "torch.jit.trace"
+    # Both checks where both exist: torch.compiler.is_compiling (2.3 on) and, once dynamo is
+    # loaded, torch._dynamo.is_compiling (2.0 on; from 2.3 it asks torch.compiler).
     compiler = getattr(torch, "compiler", None)
-    if compiler is not None and hasattr(compiler, "is_compiling"):
-        if compiler.is_compiling():
-            return "torch.compile"
-    else:
-        dynamo = sys.modules.get("torch._dynamo")
-        if dynamo is not None and hasattr(dynamo, "is_compiling") and dynamo.is_compiling():
-            return "torch.compile"
+    if compiler is not None and hasattr(compiler, "is_compiling") and compiler.is_compiling():
+        return "torch.compile"
+    dynamo = sys.modules.get("torch._dynamo")
+    if dynamo is not None and hasattr(dynamo, "is_compiling") and dynamo.is_compiling():
+        return "torch.compile"
     return None
 
 
