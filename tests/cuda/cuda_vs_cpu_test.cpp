@@ -22,6 +22,7 @@
 #include "models/language_model.h"
 #include "models/language_model_utility.h"
 #include "models/logistic_regression.h"
+#include "tests/cuda/cuda_test_support.h"
 #include "tests/test_binary.h"
 #include "tests/test_data.h"
 #include "tests/test_inputs.h"
@@ -30,15 +31,6 @@
 using namespace embpriv;
 
 namespace {
-
-// True (after one warning) where no CUDA GPU is seen: the test then checks nothing.
-bool no_cuda() {
-  if (at::hasCUDA()) return false;
-  WARN("[cuda] skipped: no CUDA device (LibTorch " TORCH_VERSION ")");
-  return true;
-}
-
-const c10::Device kGpu(c10::kCUDA, 0);
 
 double max_abs_difference(const at::Tensor& a, const at::Tensor& b) {
   return (a.cpu().to(at::kDouble) - b.cpu().to(at::kDouble)).abs().max().item<double>();

@@ -18,20 +18,13 @@
 #include "models/hf_encoder_init.h"
 #include "models/text_model.h"
 #include "tests/test_bert_tokenizer.h"
+#include "tests/cuda/cuda_test_support.h"
 #include "tests/test_binary.h"
 #include "tests/test_temp_dir.h"
 
 using namespace embpriv;
 
 namespace {
-
-bool no_cuda() {
-  if (at::hasCUDA()) return false;
-  WARN("[cuda] skipped: no CUDA device (LibTorch " TORCH_VERSION ")");
-  return true;
-}
-
-const c10::Device kGpu(c10::kCUDA, 0);
 
 // max |gpu - cpu| over the largest |cpu| (at least 1).
 double relative_difference(const at::Tensor& gpu, const at::Tensor& cpu) {
