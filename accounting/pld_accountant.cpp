@@ -26,15 +26,7 @@ using Part = std::pair<const PrivacyLoss*, std::int64_t>;
 
 // The variance of one round's discretised loss (its finite part).
 double loss_variance(const PrivacyLoss& loss, double step, double round_tail) {
-  const DiscretePld d = connect_the_dots(loss, step, round_tail);
-  double m0 = 0, m1 = 0, m2 = 0;
-  for (std::size_t k = 0; k < d.pmf.size(); ++k) {
-    const double l = static_cast<double>(d.offset + static_cast<std::int64_t>(k)) * step;
-    m0 += d.pmf[k];
-    m1 += d.pmf[k] * l;
-    m2 += d.pmf[k] * l * l;
-  }
-  return m0 > 0 ? std::max(0.0, m2 / m0 - (m1 / m0) * (m1 / m0)) : 0.0;
+  return finite_loss_variance(connect_the_dots(loss, step, round_tail));
 }
 
 struct DirectionResult {

@@ -70,16 +70,7 @@ std::int64_t floor_mod(std::int64_t a, std::int64_t n) {
 // The standard deviation of the sum's finite part (its support's step at the least).
 double sum_standard_deviation(const PldParts& parts) {
   double variance = 0;
-  for (const auto& [d, n] : parts) {
-    double m0 = 0, m1 = 0, m2 = 0;
-    for (std::size_t k = 0; k < d->pmf.size(); ++k) {
-      const double l = loss_at(*d, k);
-      m0 += d->pmf[k];
-      m1 += d->pmf[k] * l;
-      m2 += d->pmf[k] * l * l;
-    }
-    if (m0 > 0) variance += static_cast<double>(n) * std::max(0.0, m2 / m0 - (m1 / m0) * (m1 / m0));
-  }
+  for (const auto& [d, n] : parts) variance += static_cast<double>(n) * finite_loss_variance(*d);
   return std::max(std::sqrt(variance), parts.front().first->step);
 }
 
@@ -170,8 +161,13 @@ ComposedPld compose(const PldParts& parts, double tail_mass, double tilt) {
   const double log_tail = std::log(tail_mass), sd = sum_standard_deviation(parts);
   const double a = std::max(support_low, chernoff_end(parts, 0, log_tail, sd, -1));
   double b = std::min(support_high, chernoff_end(parts, 0, log_tail, sd, 1));
-  // The log of the untilting factor: p_k = y_k e^(log_scale - tilt l_k).
-  const double log_scale = log_mgf_of_sum(parts, tilt);
+  // log M_i(tilt) of each part, and the log of the untilting factor: p_k = y_k e^(log_scale - tilt l_k).
+  std::vector<double> log_m(parts.size());
+  double log_scale = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    log_m[i] = log_mgf(*parts[i].first, tilt);
+    log_scale += static_cast<double>(parts[i].second) * log_m[i];
+  }
   if (tilt > 0) {
     // The tilted sum's mass above b folds back to the bottom of the window, where untilting
     // multiplies it by up to e^(log_scale - tilt a): b also holds all but tail_mass / that.
@@ -200,13 +196,13 @@ ComposedPld compose(const PldParts& parts, double tail_mass, double tilt) {
   std::vector<std::complex<double>> product(n, {1.0, 0.0}), x(n);
   std::vector<double> magnitude(n, 1.0), growth(n, 0.0);
   double log2_rounds = 0;
-  for (const auto& [d, rounds] : parts) {
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto& [d, rounds] = parts[i];
     std::fill(x.begin(), x.end(), std::complex<double>(0.0, 0.0));
     // The tilted, normalised PMF: p_k e^(tilt l_k) / M(tilt), summing to 1.
-    const double log_m = log_mgf(*d, tilt);
     for (std::size_t k = 0; k < d->pmf.size(); ++k) {
       if (!(d->pmf[k] > 0)) continue;
-      const double tilted = std::exp(std::log(d->pmf[k]) + tilt * loss_at(*d, k) - log_m);
+      const double tilted = std::exp(std::log(d->pmf[k]) + tilt * loss_at(*d, k) - log_m[i]);
       x[static_cast<std::size_t>(floor_mod(d->offset + static_cast<std::int64_t>(k), size))] += tilted;
     }
     fft_in_place(x, false);

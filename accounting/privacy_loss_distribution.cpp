@@ -111,6 +111,17 @@ DiscretePld connect_the_dots(const PrivacyLoss& loss, double step, double tail_m
   return d;
 }
 
+double finite_loss_variance(const DiscretePld& d) {
+  double m0 = 0, m1 = 0, m2 = 0;
+  for (std::size_t k = 0; k < d.pmf.size(); ++k) {
+    const double l = static_cast<double>(d.offset + static_cast<std::int64_t>(k)) * d.step;
+    m0 += d.pmf[k];
+    m1 += d.pmf[k] * l;
+    m2 += d.pmf[k] * l * l;
+  }
+  return m0 > 0 ? std::max(0.0, m2 / m0 - (m1 / m0) * (m1 / m0)) : 0.0;
+}
+
 double hockey_stick_delta(const ComposedPld& pld, double epsilon) {
   double delta = pld.infinity_mass;
   for (std::size_t k = 0; k < pld.pmf.size(); ++k) {

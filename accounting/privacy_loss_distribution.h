@@ -61,6 +61,9 @@ LossRange privacy_loss_range(const PrivacyLoss& loss, double tail_mass);
 // (P(L > hi), P(L <= lo)) are above `tail_mass` each.
 DiscretePld connect_the_dots(const PrivacyLoss& loss, double step, double tail_mass);
 
+// The variance of a round's discretised finite loss (0 where it has no finite mass).
+double finite_loss_variance(const DiscretePld& d);
+
 // The composition of rounds: parts[i].first run parts[i].second times (all on the same step).
 struct ComposedPld {
   double step = 0;

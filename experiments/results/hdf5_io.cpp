@@ -142,4 +142,22 @@ Column read_column(hid_t group, const std::string& name, const std::string& wher
   return column;
 }
 
+Handle in_memory_file_access(const std::string& name) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  EMBPRIV_CHECK(access.ok() && H5Pset_fapl_core(access.get(), 1 << 20, 0) >= 0,
+                "cannot set up an in-memory HDF5 file for " << name);
+  return access;
+}
+
+std::string file_image(hid_t file, const std::string& name) {
+  EMBPRIV_CHECK(H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0, "cannot flush the HDF5 file " << name);
+  const ssize_t size = H5Fget_file_image(file, nullptr, 0);
+  EMBPRIV_CHECK(size > 0, "cannot get the image of the HDF5 file " << name);
+  std::string image(static_cast<std::size_t>(size), '\0');
+  EMBPRIV_CHECK(H5Fget_file_image(file, image.data(), image.size()) == size,
+                "cannot get the image of the HDF5 file " << name);
+  return image;
+}
+
 }  // namespace embpriv::hdf5

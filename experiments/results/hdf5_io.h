@@ -22,4 +22,11 @@ Column read_column(hid_t group, const std::string& name, const std::string& wher
 void write_attribute(hid_t object, const std::string& name, const std::string& value);
 std::string read_attribute(hid_t object, const char* name);
 
+// The file access of an HDF5 file built in memory (the core driver, no backing store), written
+// out later in one atomic write; HDF5's own error printing is turned off (errors are reported
+// through EMBPRIV_CHECK). `name` names the file in messages.
+Handle in_memory_file_access(const std::string& name);
+// The bytes of such a file, flushed first.
+std::string file_image(hid_t file, const std::string& name);
+
 }  // namespace embpriv::hdf5

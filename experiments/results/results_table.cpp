@@ -18,10 +18,7 @@ namespace {
 
 // The bytes of the HDF5 file holding `table`, built in memory; `name` names it in messages.
 std::string hdf5_image(const std::string& name, const ResultsTable& table) {
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported through EMBPRIV_CHECK
-  Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-  EMBPRIV_CHECK(access.ok() && H5Pset_fapl_core(access.get(), 1 << 20, 0) >= 0,
-                "cannot set up an in-memory HDF5 file for " << name);
+  const Handle access = hdf5::in_memory_file_access(name);
   // The user block holds the checksum fence (results_fence.h): H5Fget_file_image gives the bytes
   // after it, and sealed_results_image puts the fence in front.
   Handle creation(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
@@ -46,13 +43,7 @@ std::string hdf5_image(const std::string& name, const ResultsTable& table) {
     hdf5::write_column(timing.get(), Column{"seconds", table.seconds});
     for (const auto& [phase, values] : table.phase_seconds) hdf5::write_column(timing.get(), Column{phase, values});
   }
-  EMBPRIV_CHECK(H5Fflush(file.get(), H5F_SCOPE_GLOBAL) >= 0, "cannot flush the HDF5 file " << name);
-  const ssize_t size = H5Fget_file_image(file.get(), nullptr, 0);
-  EMBPRIV_CHECK(size > 0, "cannot get the image of the HDF5 file " << name);
-  std::string image(static_cast<std::size_t>(size), '\0');
-  EMBPRIV_CHECK(H5Fget_file_image(file.get(), image.data(), image.size()) == size,
-                "cannot get the image of the HDF5 file " << name);
-  return sealed_results_image(image);
+  return sealed_results_image(hdf5::file_image(file.get(), name));
 }
 
 // The whole file (results files are tables of at most kMaxGridRows rows: megabytes).

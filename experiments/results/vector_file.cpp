@@ -150,10 +150,7 @@ void write_number_attribute(hid_t object, const std::string& name, hid_t file_ty
 // The bytes of the HDF5 file, built in memory (the core driver, no backing store) and written in
 // one atomic write, as the results files are (experiments/results/results_table.cpp).
 std::string hdf5_vectors_image(const std::string& path, const VectorFile& file, const std::string& dataset) {
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  const Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-  EMBPRIV_CHECK(access.ok() && H5Pset_fapl_core(access.get(), 1 << 20, 0) >= 0,
-                "cannot set up an in-memory HDF5 file for " << path);
+  const Handle access = hdf5::in_memory_file_access(path);
   // The root keeps its links' creation order, so readers list the datasets as written.
   const Handle creation(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
   EMBPRIV_CHECK(creation.ok() && H5Pset_link_creation_order(creation.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0,
@@ -180,13 +177,7 @@ std::string hdf5_vectors_image(const std::string& path, const VectorFile& file, 
       write_number_attribute(out.get(), name, H5T_STD_I64LE, H5T_NATIVE_INT64, &std::get<std::int64_t>(value));
     }
   }
-  EMBPRIV_CHECK(H5Fflush(out.get(), H5F_SCOPE_GLOBAL) >= 0, "cannot flush the HDF5 file " << path);
-  const ssize_t size = H5Fget_file_image(out.get(), nullptr, 0);
-  EMBPRIV_CHECK(size > 0, "cannot get the image of the HDF5 file " << path);
-  std::string image(static_cast<std::size_t>(size), '\0');
-  EMBPRIV_CHECK(H5Fget_file_image(out.get(), image.data(), image.size()) == size,
-                "cannot get the image of the HDF5 file " << path);
-  return image;
+  return hdf5::file_image(out.get(), path);
 }
 
 }  // namespace
