@@ -113,24 +113,25 @@ mount -t proc proc "$root/proc"; mounts+=("$root/proc")
 bind /dev "$root/dev"
 if [[ -d /dev/shm ]]; then bind /dev/shm "$root/dev/shm"; fi
 if [[ -d /dev/pts ]]; then bind /dev/pts "$root/dev/pts"; fi
-# timed COMMAND...: COMMAND with what is left before --deadline (none: no limit); exit 124 when
-# the deadline stopped it.
-timed() {
+# The chroot's clean environment: nothing of the host's PATH, PYTHONPATH or LD_LIBRARY_PATH. An
+# array, not only a function, so that `timeout` (which runs programs, not shell functions) can run it.
+in_root_command=(chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
+  DEBIAN_FRONTEND=noninteractive PYTHONDONTWRITEBYTECODE=1 CCACHE_DIR=/var/cache/ccache)
+in_root() { "${in_root_command[@]}" "$@"; }
+# timed_in_root COMMAND...: in_root COMMAND with what is left before --deadline (none: no limit);
+# exit 124 when the deadline stopped it.
+timed_in_root() {
   if [[ $deadline -gt 0 ]]; then
     local left=$((deadline - SECONDS))
     (( left > 0 )) || return 124
-    timeout --kill-after=10 "$left" "$@"
+    timeout --kill-after=10 "$left" "${in_root_command[@]}" "$@"
   else
-    "$@"
+    in_root "$@"
   fi
 }
 unfinished() {
   say "not finished: --deadline $deadline s reached during $1 (the chroot and its ccache stay in $root)"
   exit 3
-}
-in_root() {  # a clean environment: nothing of the host's PATH, PYTHONPATH or LD_LIBRARY_PATH
-  chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
-    DEBIAN_FRONTEND=noninteractive PYTHONDONTWRITEBYTECODE=1 CCACHE_DIR=/var/cache/ccache "$@"
 }
 wanted=$(printf '%s\n' "${packages[@]}")
 if [[ $(cat "$root/.embpriv-packages" 2>/dev/null) != "$wanted" ]]; then
@@ -161,14 +162,14 @@ in_root cmake -S /src/embpriv -B $build -DCMAKE_BUILD_TYPE=Release -DEMBPRIV_TES
   > "$root$build.configure.log" 2>&1 || { cat "$root$build.configure.log"; exit 1; }
 grep -E '^-- embpriv:' "$root$build.configure.log" | sed 's/^/   /'
 say "build (-j$jobs)"
-timed in_root cmake --build $build -j"$jobs" > "$root$build.build.log" 2>&1 \
-  || { [[ $? -eq 124 ]] && unfinished "the build"; grep -E -B2 -A12 'error:|Error [0-9]' "$root$build.build.log" | head -n 120; echo "test-torch2: build failed (log: $root$build.build.log)" >&2; exit 1; }
+timed_in_root cmake --build $build -j"$jobs" > "$root$build.build.log" 2>&1 \
+  || { [[ $? -eq 124 ]] && unfinished "the build"; { grep -E -B2 -A12 'error:|Error [0-9]' "$root$build.build.log" || tail -n 30 "$root$build.build.log"; } | head -n 120; echo "test-torch2: build failed (log: $root$build.build.log)" >&2; exit 1; }
 in_root ccache --show-stats 2>/dev/null | grep -E 'Hits|Misses|hit rate' | sed 's/^/   ccache: /' || true
 
 status=0
 say "ctest (every test but tests/python, which step 3 runs from the installed module)"
 ctest_status=0
-timed in_root sh -c "cd $build && ctest --output-on-failure --timeout 900 -j2 -E '^python_'" > "$root$build.ctest.log" 2>&1 || ctest_status=$?
+timed_in_root sh -c "cd $build && ctest --output-on-failure --timeout 900 -j2 -E '^python_'" > "$root$build.ctest.log" 2>&1 || ctest_status=$?
 [[ $ctest_status -eq 124 ]] && { tail -n 5 "$root$build.ctest.log"; unfinished "ctest"; }
 [[ $ctest_status -eq 0 ]] || status=1
 tail -n 25 "$root$build.ctest.log" | grep -v '^$' | sed 's/^/   /'
