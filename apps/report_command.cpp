@@ -3,6 +3,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "experiments/engine/provenance.h"
+#include "experiments/report/report_html.h"
 #include "experiments/report/reproduction_report.h"
 
 namespace embpriv {
@@ -19,6 +20,9 @@ ReportCommand::ReportCommand(CLI::App& app) {
                        "Folder of results files, NAME.h5 per config (default: build/test-results at --scale ci, "
                        "results at --scale paper)");
   command_->add_option("--out", out_, "The report (markdown), written atomically")->capture_default_str();
+  command_->add_option("--html", html_,
+                       "Also write the report as one self-contained HTML page, with the figures written beside "
+                       "each results file (default: none)");
   command_->add_option("--root", root_, "Repository root: configs are named relative to it")->capture_default_str();
   command_->add_flag("--check", check_,
                      "At --scale ci: exit 1 when a verdict differs from its claim's expected_ci");
@@ -32,9 +36,11 @@ int ReportCommand::run(std::ostream& out, std::ostream& errors) const {
   options.root = root_;
   EMBPRIV_CHECK(!check_ || options.scale == ReportScale::ci, "--check compares the CI verdicts: use it with --scale ci");
   const Report report = build_report(options);
-  write_file_atomically(out_, render_markdown(report, git_commit()));
+  const std::string commit = git_commit();
+  write_file_atomically(out_, render_markdown(report, commit));
+  if (!html_.empty()) write_file_atomically(html_, render_html(report, commit));
   out << "report: " << report.rows.size() << " claims from " << report.files.size() << " files, results in "
-      << report.options.results_folder << ", into " << out_ << "\n";
+      << report.options.results_folder << ", into " << out_ << (html_.empty() ? "" : " and " + html_) << "\n";
   for (const auto& [paper, counts] : verdict_counts(report)) {
     out << "  " << paper << ":";
     for (const auto& [verdict, count] : counts) {

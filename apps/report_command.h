@@ -1,8 +1,10 @@
 #pragma once
-// `embpriv report [--scale ci|paper] [--claims DIR] [--results DIR] [--out FILE] [--check]`: the
-// papers' claims (configs/claims/*.yaml) decided on the results files, into docs/reproduction.md
-// (experiments/report/reproduction_report.h). --check: exit 1 when a verdict at CI size differs
-// from the one its claims file expects.
+// `embpriv report [--scale ci|paper] [--claims DIR] [--results DIR] [--out FILE] [--html FILE]
+// [--check]`: the papers' claims (configs/claims/*.yaml) decided on the results files, into
+// docs/reproduction.md (experiments/report/reproduction_report.h). --check: exit 1 when a verdict
+// at CI size differs from the one its claims file expects. --html: the same report as one
+// self-contained HTML page, with the figures beside each results file
+// (experiments/report/report_html.h).
 #include <CLI/CLI.hpp>
 
 #include <ostream>
@@ -18,7 +20,7 @@ class ReportCommand {
 
  private:
   CLI::App* command_ = nullptr;
-  std::string scale_ = "ci", claims_ = "configs/claims", results_, out_ = "docs/reproduction.md", root_ = ".";
+  std::string scale_ = "ci", claims_ = "configs/claims", results_, out_ = "docs/reproduction.md", html_, root_ = ".";
   bool check_ = false;
 };
 

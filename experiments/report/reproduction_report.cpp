@@ -138,6 +138,17 @@ std::vector<std::string> verdict_mismatches(const Report& report) {
   return lines;
 }
 
+ReportRowText report_row_text(const ClaimVerdict& row) {
+  ReportRowText text;
+  text.ours = row.ours.empty() ? "—" : row.ours + "; " + row.detail;
+  text.verdict = row.verdict;
+  text.why = row.why;
+  text.config = row.config;
+  text.docs = row.claim.docs;
+  text.commit = row.commit.empty() ? "—" : row.commit;
+  return text;
+}
+
 namespace {
 
 // A markdown table cell: no '|' or line break inside.
@@ -199,13 +210,15 @@ std::string render_markdown(const Report& report, const std::string& report_comm
     for (const ClaimVerdict& row : report.rows) {
       if (row.paper != file.paper) continue;
       const Claim& c = row.claim;
-      std::string ours = row.ours.empty() ? "—" : row.ours + "; " + row.detail;
-      std::string verdict = "**" + row.verdict + "**" + (row.why.empty() ? "" : ": " + row.why);
-      std::string config = row.config.empty() ? "—" : "[" + row.config + "](" + relative_to_docs(row.config) + ")";
-      if (!c.docs.empty()) config += "; discussed in [" + c.docs + "](" + c.docs.substr(c.docs.find('/') + 1) + ")";
+      const ReportRowText text = report_row_text(row);
+      std::string verdict = "**" + text.verdict + "**" + (text.why.empty() ? "" : ": " + text.why);
+      std::string config = text.config.empty() ? "—" : "[" + text.config + "](" + relative_to_docs(text.config) + ")";
+      if (!text.docs.empty()) {
+        config += "; discussed in [" + text.docs + "](" + text.docs.substr(text.docs.find('/') + 1) + ")";
+      }
       md << "| <a id=\"" << c.id << "\"></a>`" << c.id << "`: " << cell(c.statement) << " | " << cell(c.where) << " | "
-         << cell(c.paper_value) << " | " << cell(ours) << " | " << cell(verdict) << " | " << cell(config) << " | "
-         << (row.commit.empty() ? "—" : row.commit) << " |\n";
+         << cell(c.paper_value) << " | " << cell(text.ours) << " | " << cell(verdict) << " | " << cell(config) << " | "
+         << text.commit << " |\n";
     }
   }
   return md.str();

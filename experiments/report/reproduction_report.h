@@ -58,6 +58,17 @@ std::string results_path_for(const std::string& results_folder, const std::strin
 Report build_report(const ReportOptions& options);
 // The markdown of docs/reproduction.md; `report_commit` is the code that made it.
 std::string render_markdown(const Report& report, const std::string& report_commit);
+// The texts of one row's columns as both renderers show them (plain text: each renderer quotes it
+// its own way): "—" where a column is empty.
+struct ReportRowText {
+  std::string ours;     // "OURS; DETAIL" or "—"
+  std::string verdict;  // the verdict
+  std::string why;      // the reason after the verdict ("" when none)
+  std::string config;   // the config read, "" when none (the renderers write "—")
+  std::string docs;     // the topic doc (repo-relative), "" when none
+  std::string commit;   // the results file's commit or "—"
+};
+ReportRowText report_row_text(const ClaimVerdict& row);
 // Verdict counts: paper -> verdict -> count (every verdict present, zeros included).
 std::map<std::string, std::map<std::string, int>> verdict_counts(const Report& report);
 // The claims whose CI verdict differs from their expected_ci, one line each ("" when none):

@@ -21,7 +21,8 @@ endforeach()
 add_test(NAME reproduction_report_ci
          COMMAND $<TARGET_FILE:embpriv> report --scale ci --root ${CMAKE_SOURCE_DIR}
                  --claims ${CMAKE_SOURCE_DIR}/configs/claims --results ${EMBPRIV_TEST_RESULTS}
-                 --out ${EMBPRIV_TEST_RESULTS}/reproduction.md --check
+                 --out ${EMBPRIV_TEST_RESULTS}/reproduction.md
+                 --html ${EMBPRIV_TEST_RESULTS}/reproduction.html --check
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(reproduction_report_ci PROPERTIES FIXTURES_REQUIRED "${report_fixtures}")
 
