@@ -14,10 +14,14 @@ namespace {
 // A weight as float32 for this use (no copy when the file held float32).
 at::Tensor f32(const at::Tensor& weight) { return weight.to(at::kFloat); }
 
-// y = x W^T + b (torch.nn.Linear).
+// y = x W^T + b (torch.nn.Linear). The bias is added in place: the same bits as x W^T + b without
+// a second output of the layer's size (matmul's backward does not read its output).
 at::Tensor linear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias) {
-  return at::matmul(x, f32(weight).t()) + f32(bias);
+  return at::matmul(x, f32(weight).t()).add_(f32(bias));
 }
+
+// Whether a gradient will be taken through t (then no op may overwrite what a backward reads).
+bool needs_grad(const at::Tensor& t) { return at::GradMode::is_enabled() && t.requires_grad(); }
 
 // LayerNorm (Ba et al. 2016, eq. 4). When a gradient is taken on the CPU (training,
 // models/encoder_training.h) it runs as thread_invariant_layer_norm (models/transformer_encoder.h):
@@ -103,13 +107,18 @@ at::Tensor HfEncoderModel::layer(const HfEncoderLayer& L, const at::Tensor& x, c
   const auto split = [&](const at::Tensor& y) { return y.reshape({B, T, heads, hd}).transpose(1, 2); };
   const at::Tensor q = split(linear(x, L.query, L.query_bias)), k = split(linear(x, L.key, L.key_bias)),
                    v = split(linear(x, L.value, L.value_bias));
-  const at::Tensor scores = at::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(hd)) + additive_mask;
+  // Scaled dot-product attention (Vaswani et al. 2017, eq. 1), scaled and masked in place (the same
+  // bits as (q k^T) / sqrt(d) + mask; no mask at all when no key is padding, as x + 0 is x).
+  at::Tensor scores = at::matmul(q, k.transpose(-2, -1)).div_(std::sqrt(static_cast<double>(hd)));
+  if (additive_mask.defined()) scores.add_(additive_mask);
   const at::Tensor context = at::matmul(at::softmax(scores, -1), v).transpose(1, 2).reshape({B, T, c.hidden_size});
-  const at::Tensor attended =
-      layer_norm(linear(context, L.attention_out, L.attention_out_bias) + x, L.attention_norm, L.attention_norm_bias,
-                 c.layer_norm_eps);
-  const at::Tensor inner = at::gelu(linear(attended, L.intermediate, L.intermediate_bias));  // erf GELU
-  return layer_norm(linear(inner, L.output, L.output_bias) + attended, L.output_norm, L.output_norm_bias, c.layer_norm_eps);
+  const at::Tensor attended = layer_norm(linear(context, L.attention_out, L.attention_out_bias).add_(x),
+                                         L.attention_norm, L.attention_norm_bias, c.layer_norm_eps);
+  at::Tensor inner = linear(attended, L.intermediate, L.intermediate_bias);
+  // erf GELU, in place unless its backward will read its input
+  inner = needs_grad(inner) ? at::gelu(inner) : at::gelu_(inner);
+  return layer_norm(linear(inner, L.output, L.output_bias).add_(attended), L.output_norm, L.output_norm_bias,
+                    c.layer_norm_eps);
 }
 
 at::Tensor HfEncoderModel::hidden_states(const EncoderInput& input) const {
@@ -135,14 +144,19 @@ at::Tensor HfEncoderModel::hidden_states(const EncoderInput& input) const {
   const at::Tensor types = input.token_type_ids.defined() ? batch_ids(input.token_type_ids, B, T, "token_type_ids", device)
                                                           : at::zeros({B, T}, longs);
   check_range(types, c.type_vocab_size, "token type ids");
-  // The attention mask becomes an additive one over the keys: -inf where padding
-  // (transformers adds the dtype's lowest value; a row of padding only is refused instead).
-  at::Tensor additive = at::zeros({B, 1, 1, T}, words.options());
+  // The attention mask becomes an additive one over the keys: -inf where padding (transformers
+  // adds the dtype's lowest value; a row of padding only is refused instead). None when no key is
+  // padding.
+  at::Tensor additive;
   if (input.attention_mask.defined()) {
     const at::Tensor mask = batch_ids(input.attention_mask, B, T, "attention_mask", device);
     EMBPRIV_CHECK(mask.eq(0).logical_or(mask.eq(1)).all().item<bool>(), "attention_mask must hold 0 and 1 only");
     EMBPRIV_CHECK(mask.sum(1).gt(0).all().item<bool>(), "every attention_mask row needs at least one token");
-    additive = additive.masked_fill(mask.eq(0).view({B, 1, 1, T}), -std::numeric_limits<float>::infinity());
+    const at::Tensor padding = mask.eq(0);
+    if (padding.any().item<bool>()) {
+      additive = at::zeros({B, 1, 1, T}, words.options()).masked_fill_(padding.view({B, 1, 1, T}),
+                                                                        -std::numeric_limits<float>::infinity());
+    }
   }
   const auto rows = [&](const at::Tensor& table, const at::Tensor& ids) {
     return f32(table.index_select(0, ids.reshape({-1}))).reshape({B, T, c.hidden_size});
