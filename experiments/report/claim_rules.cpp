@@ -42,6 +42,13 @@ class TableView {
     throw Error(where_ + ": column '" + name + "' of " + results_path_ + " holds text, not numbers");
   }
 
+  bool holds_text(const std::string& name) const {
+    return std::holds_alternative<std::vector<std::string>>(column(name).values);
+  }
+
+  const std::string& where() const { return where_; }
+  const std::string& results_path() const { return results_path_; }
+
   std::string text(const std::string& name, std::size_t row) const {
     const Column& c = column(name);
     if (const auto* s = std::get_if<std::vector<std::string>>(&c.values)) return (*s)[row];
@@ -314,6 +321,95 @@ RuleOutcome bound(const Rule& rule, const TableView& view) {
   return outcome;
 }
 
+// One setting of max_gap: the `by` columns' values of a row, numbers ordered as numbers.
+using Setting = std::vector<std::pair<double, std::string>>;
+
+Setting setting_of(const TableView& view, const std::vector<std::string>& by, std::size_t row) {
+  Setting setting;
+  for (const std::string& column : by) {
+    if (view.holds_text(column)) {
+      setting.emplace_back(0.0, view.text(column, row));
+    } else {
+      const double v = view.number(column, row);
+      setting.emplace_back(std::isnan(v) ? 0.0 : v, std::isnan(v) ? "nan" : "");
+    }
+  }
+  return setting;
+}
+
+std::string setting_text(const std::vector<std::string>& by, const Setting& setting) {
+  std::string text;
+  for (std::size_t i = 0; i < by.size(); ++i) {
+    const auto& [number, name] = setting[i];
+    text += (text.empty() ? "" : ", ") + by[i] + " " + (name.empty() ? format_number(number) : name);
+  }
+  return text;
+}
+
+RuleOutcome max_gap(const Rule& rule, const TableView& view) {
+  Selection higher = rule.where, lower = rule.where;
+  for (const auto& [name, match] : rule.higher) higher[name] = match;
+  for (const auto& [name, match] : rule.lower) lower[name] = match;
+  const std::vector<std::size_t> high_rows = view.rows(higher, "higher"), low_rows = view.rows(lower, "lower");
+  const std::string bounds = "largest gap in [" + format_number(rule.min.value_or(-INFINITY)) + ", " +
+                             format_number(rule.max.value_or(INFINITY)) + "]";
+  RuleOutcome outcome;
+  if (high_rows.empty() || low_rows.empty()) {  // a range kept no row: a result, as for within
+    outcome.detail = "no row in " + TableView::describe(high_rows.empty() ? rule.higher : rule.lower) + ", so " +
+                     bounds + ": no";
+    return outcome;
+  }
+  // setting -> the higher rows; setting -> competitor -> the lower rows.
+  std::map<Setting, std::vector<std::size_t>> high;
+  std::map<Setting, std::map<std::string, std::vector<std::size_t>>> low;
+  for (std::size_t r : high_rows) high[setting_of(view, rule.by_columns, r)].push_back(r);
+  for (std::size_t r : low_rows) low[setting_of(view, rule.by_columns, r)][view.text(rule.over, r)].push_back(r);
+  std::size_t settings = 0, skipped = 0;
+  double largest = -INFINITY;
+  std::string at;  // the setting of the largest gap, what was compared there
+  for (const auto& [setting, rows] : high) {
+    const auto competitors = low.find(setting);
+    if (competitors == low.end()) {
+      ++skipped;
+      continue;
+    }
+    ++settings;
+    const Summary ours = summarise(values_of(view, rule.column, rows));
+    // The best competitor of the setting: the largest mean over its rows (seeds averaged).
+    std::string best_name;
+    Summary best;
+    std::size_t best_seeds = 0;
+    for (const auto& [name, competitor_rows] : competitors->second) {
+      const Summary s = summarise(values_of(view, rule.column, competitor_rows));
+      if (best_name.empty() || std::isnan(s.mean) || s.mean > best.mean) {
+        best_name = name;
+        best = s;
+        best_seeds = view.seeds(competitor_rows);
+      }
+      if (std::isnan(s.mean)) break;  // an unknown competitor leaves the gap unknown
+    }
+    const double gap = ours.mean - best.mean;
+    if (std::isnan(largest)) continue;  // a NaN gap stays the result
+    if (std::isnan(gap) || gap > largest) {
+      largest = gap;
+      at = setting_text(rule.by_columns, setting) + ": " + TableView::describe(rule.higher) + " " +
+           spread_text(ours, view.seeds(rows)) + " against the best " + rule.over + " there, " + best_name + " " +
+           spread_text(best, best_seeds);
+    }
+  }
+  for (const auto& [setting, competitors] : low) skipped += high.count(setting) == 0;
+  std::string by;
+  for (const std::string& column : rule.by_columns) by += (by.empty() ? "" : ", ") + column;
+  EMBPRIV_CHECK(settings > 0, view.where() << ": higher and lower share no setting (" << by << ") in rows with status ok of "
+                                           << view.results_path());
+  outcome.holds = largest >= rule.min.value_or(-INFINITY) && largest <= rule.max.value_or(INFINITY);
+  outcome.ours = "largest gap " + format_number(largest) + " at " + at + "; " + std::to_string(settings) +
+                 (settings == 1 ? " setting" : " settings");
+  if (skipped > 0) outcome.ours += ", " + std::to_string(skipped) + " on one side only skipped";
+  outcome.detail = bounds + ": " + (outcome.holds ? "yes" : "no");
+  return outcome;
+}
+
 }  // namespace
 
 RuleOutcome evaluate_rule(const Rule& rule, const ResultsTable& table, const std::string& where,
@@ -324,10 +420,13 @@ RuleOutcome evaluate_rule(const Rule& rule, const ResultsTable& table, const std
   if (!rule.at_most_column.empty()) view.column(rule.at_most_column);
   if (!rule.by.empty()) view.column(rule.by);
   for (const std::string& g : rule.group_by) view.column(g);
+  for (const std::string& b : rule.by_columns) view.column(b);
+  if (!rule.over.empty()) view.column(rule.over);
   if (rule.kind == "within") return within(rule, view);
   if (rule.kind == "ordering" || rule.kind == "ratio") return ordering_or_ratio(rule, view);
   if (rule.kind == "monotone") return monotone(rule, view);
   if (rule.kind == "bound") return bound(rule, view);
+  if (rule.kind == "max_gap") return max_gap(rule, view);
   throw Error(where + ": unknown rule kind '" + rule.kind + "'");
 }
 

@@ -11,7 +11,7 @@
 
 namespace embpriv {
 
-const std::vector<std::string> kRuleKinds = {"within", "ordering", "ratio", "monotone", "bound"};
+const std::vector<std::string> kRuleKinds = {"within", "ordering", "ratio", "monotone", "bound", "max_gap"};
 // INCONCLUSIVE: the claim's control failed, so the test could not have refuted it (issue 41,
 // item 1: an attack at chance with and without DP supports nothing).
 const std::vector<std::string> kVerdicts = {"REPRODUCED", "REFUTED", "DIFFERENT SETTING", "INCONCLUSIVE",
@@ -94,7 +94,7 @@ Selection parse_selection(const YAML::Node& node, const std::string& where) {
 const std::vector<std::string> kRuleKeys = {"kind",      "column",   "where",    "value",    "tolerance",
                                             "min",       "max",      "reference_column", "aggregate", "higher",
                                             "lower",     "margin",   "by",       "direction", "group_by",
-                                            "slack",     "at_most",  "at_least", "at_most_column"};
+                                            "slack",     "at_most",  "at_least", "at_most_column", "over"};
 
 Rule parse_rule(const YAML::Node& node, const std::string& where) {
   check_keys(node, kRuleKeys, where);
@@ -113,7 +113,23 @@ Rule parse_rule(const YAML::Node& node, const std::string& where) {
   rule.higher = parse_selection(node["higher"], where + ".higher");
   rule.lower = parse_selection(node["lower"], where + ".lower");
   if (node["margin"]) rule.margin = number_of(node["margin"], where + ": 'margin'");
-  rule.by = text_of(node, "by", where, false);
+  if (rule.kind == "max_gap") {
+    // The setting columns: a list (one column may be written alone).
+    if (const YAML::Node by = node["by"]) {
+      EMBPRIV_CHECK(by.IsSequence() || by.IsScalar(), where << ": 'by' must be a list of columns");
+      if (by.IsScalar()) {
+        rule.by_columns.push_back(by.as<std::string>());
+      } else {
+        for (const auto& item : by) {
+          EMBPRIV_CHECK(item.IsScalar(), where << ": 'by' must be a list of columns");
+          rule.by_columns.push_back(item.as<std::string>());
+        }
+      }
+    }
+  } else {
+    rule.by = text_of(node, "by", where, false);
+  }
+  rule.over = text_of(node, "over", where, false);
   rule.direction = text_of(node, "direction", where, false);
   if (node["group_by"]) {
     EMBPRIV_CHECK(node["group_by"].IsSequence(), where << ": 'group_by' must be a list of columns");
@@ -163,7 +179,18 @@ Rule parse_rule(const YAML::Node& node, const std::string& where) {
                   where << ": rule bound needs at_most, at_most_column or at_least");
     forbid(has_groups, "higher/lower");
     forbid(rule.value || rule.min || rule.max, "value/min/max");
+  } else if (rule.kind == "max_gap") {
+    EMBPRIV_CHECK(!rule.by_columns.empty(), where << ": rule max_gap needs by (the setting columns, a list)");
+    EMBPRIV_CHECK(!rule.over.empty(), where << ": rule max_gap needs over (the column naming the competitor)");
+    EMBPRIV_CHECK(!rule.higher.empty() && !rule.lower.empty(),
+                  where << ": rule max_gap needs higher and lower (row selections)");
+    EMBPRIV_CHECK(!(rule.min && rule.max && *rule.min > *rule.max),
+                  where << ": 'min' " << *rule.min << " is above 'max' " << *rule.max);
+    forbid(rule.value || rule.tolerance || !rule.reference_column.empty(), "value/tolerance/reference_column");
+    forbid(!rule.group_by.empty(), "group_by");
+    forbid(rule.at_most || rule.at_least || !rule.at_most_column.empty(), "at_most/at_least");
   }
+  if (rule.kind != "max_gap") forbid(!rule.over.empty(), "over");
   if (rule.kind != "monotone") forbid(!rule.direction.empty(), "direction");
   return rule;
 }

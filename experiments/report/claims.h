@@ -28,7 +28,11 @@ using Selection = std::map<std::string, ColumnMatch>;
 //   monotone  the means of `column` per value of `by` rise (or fall) with it, in each group of
 //             `group_by`, no step against the trend larger than `slack`;
 //   bound     no selected row of `column` is above `at_most` (a number, or `at_most_column` of
-//             the same row) or below `at_least`, by more than `slack`: a bound never exceeded.
+//             the same row) or below `at_least`, by more than `slack`: a bound never exceeded;
+//   max_gap   in each setting (a tuple of the `by` columns' values that both sides hold), the mean
+//             of `column` over `higher` minus the best mean of a competitor of `lower` (a value
+//             of the `over` column); the largest of these gaps lies in [min, max] ("improves by
+//             up to N points over the best existing method").
 struct Rule {
   std::string kind;
   std::string column;
@@ -41,13 +45,16 @@ struct Rule {
   Selection higher, lower;
   double margin = 0;
   // monotone
-  std::string by;
+  std::string by;  // max_gap: by_columns instead (`by` is a list there)
   std::string direction;  // increasing | decreasing
   std::vector<std::string> group_by;
   double slack = 0;
   // bound
   std::optional<double> at_most, at_least;
   std::string at_most_column;
+  // max_gap (also higher, lower, min, max)
+  std::vector<std::string> by_columns;  // the setting columns
+  std::string over;                     // the column naming the competitor
 };
 
 extern const std::vector<std::string> kRuleKinds;

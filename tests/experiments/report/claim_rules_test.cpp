@@ -162,6 +162,121 @@ TEST_CASE("rule bound: never above a number or a column of the same row; one row
   CHECK_FALSE(evaluate_rule(least, kAgrees, "w", "x.h5").holds);
 }
 
+namespace {
+
+// A PSR-like table: ours against three baselines at eps 1, 10, 100, two seeds each. The best
+// baseline differs per eps (b, a, c): the gaps to it are 0.21, 0.19 and 0.30 (to the mean of the
+// baselines they would be 0.31, 0.40, 0.37; to the first seed's best 0.20, 0.20, 0.32).
+// `one_sided`: ours alone at eps 1000 (psr 1) and the baselines alone at eps 0.1.
+ResultsTable gap_table(bool one_sided = false) {
+  ResultsTable t;
+  std::vector<std::string> method, status;
+  std::vector<double> eps, psr;
+  std::vector<std::int64_t> seed;
+  const auto add = [&](const std::string& m, double e, double s1, double s2) {
+    for (int s = 0; s < 2; ++s) {
+      method.push_back(m);
+      status.push_back("ok");
+      eps.push_back(e);
+      seed.push_back(s + 1);
+      psr.push_back(s == 0 ? s1 : s2);
+    }
+  };
+  add("ours", 1, 0.80, 0.84);
+  add("a", 1, 0.50, 0.52);
+  add("b", 1, 0.60, 0.62);
+  add("c", 1, 0.40, 0.40);
+  add("ours", 10, 0.90, 0.92);
+  add("a", 10, 0.70, 0.74);
+  add("b", 10, 0.30, 0.30);
+  add("c", 10, 0.50, 0.50);
+  add("ours", 100, 0.94, 0.98);
+  add("a", 100, 0.60, 0.60);
+  add("b", 100, 0.50, 0.50);
+  add("c", 100, 0.62, 0.70);
+  if (one_sided) {
+    add("ours", 1000, 1.0, 1.0);
+    add("a", 0.1, 0.1, 0.1);
+    add("b", 0.1, 0.1, 0.1);
+  }
+  // A failed run of a, far above the rest: not read.
+  method.push_back("a");
+  status.push_back("failed");
+  eps.push_back(100);
+  seed.push_back(3);
+  psr.push_back(0.99);
+  t.columns = {{"seed", seed}, {"status", status}, {"method", method}, {"epsilon", eps}, {"psr", psr}};
+  return t;
+}
+
+Rule gap_rule() {
+  Rule r = rule_of("max_gap", "psr");
+  r.by_columns = {"epsilon"};
+  r.over = "method";
+  r.higher = {{"method", one("ours")}};
+  r.lower = {{"method", ColumnMatch{{"a", "b", "c"}, std::nullopt, std::nullopt}}};
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("rule max_gap: the largest gap over settings to the best competitor of each, seeds averaged",
+          "[report]") {
+  const ResultsTable table = gap_table();
+  Rule r = gap_rule();
+  const RuleOutcome outcome = evaluate_rule(r, table, "w", "x.h5");
+  CHECK(outcome.holds);  // no bounds
+  CHECK_THAT(outcome.ours, Contains("largest gap 0.3 at epsilon 100: method ours 0.96"));
+  CHECK_THAT(outcome.ours, Contains("(2 rows, 2 seeds) against the best method there, c 0.66"));
+  CHECK_THAT(outcome.ours, Contains("; 3 settings"));
+  CHECK_THAT(outcome.ours, !Contains("skipped"));
+  CHECK_THAT(outcome.detail, Contains("largest gap in [-inf, inf]: yes"));
+
+  // The paper's number +- 0.01 holds; a bound on either side of 0.3 refutes.
+  r.min = 0.29;
+  r.max = 0.31;
+  CHECK(evaluate_rule(r, table, "w", "x.h5").holds);
+  CHECK(evaluate_rule(r, table, "w", "x.h5").detail == "largest gap in [0.29, 0.31]: yes");
+  CHECK(verdict(claim_with(r), table) == "REPRODUCED");
+  r.min = 0.31;
+  r.max.reset();
+  CHECK_FALSE(evaluate_rule(r, table, "w", "x.h5").holds);
+  CHECK(evaluate_rule(r, table, "w", "x.h5").detail == "largest gap in [0.31, inf]: no");
+  CHECK(verdict(claim_with(r), table) == "REFUTED");
+  r.min.reset();
+  r.max = 0.29;
+  CHECK_FALSE(evaluate_rule(r, table, "w", "x.h5").holds);
+
+  // Without c, eps 100's best is a (gap 0.36): the best competitor is per setting.
+  Rule without_c = gap_rule();
+  without_c.lower = {{"method", ColumnMatch{{"a", "b"}, std::nullopt, std::nullopt}}};
+  CHECK_THAT(evaluate_rule(without_c, table, "w", "x.h5").ours, Contains("largest gap 0.36 at epsilon 100"));
+  CHECK_THAT(evaluate_rule(without_c, table, "w", "x.h5").ours, Contains("the best method there, a 0.6"));
+}
+
+TEST_CASE("rule max_gap: a setting on one side only is skipped; no common setting is an error", "[report]") {
+  Rule r = gap_rule();
+  r.min = 0.29;
+  r.max = 0.31;
+  const RuleOutcome outcome = evaluate_rule(r, gap_table(true), "w", "x.h5");
+  CHECK(outcome.holds);  // ours' eps 1000 (1.0 against nothing) is not a gap
+  CHECK_THAT(outcome.ours, Contains("largest gap 0.3 at epsilon 100"));
+  CHECK_THAT(outcome.ours, Contains("; 3 settings, 2 on one side only skipped"));
+
+  r.higher = {{"method", one("ours")}, {"epsilon", one("1")}};
+  r.lower = {{"method", one("a")}, {"epsilon", one("10")}};
+  CHECK_THROWS_WITH(evaluate_rule(r, gap_table(), "claims.yaml, claim c1", "results/x.h5"),
+                    Contains("claims.yaml, claim c1: higher and lower share no setting (epsilon) in rows with "
+                             "status ok of results/x.h5"));
+  r.lower = {{"method", one("d")}};
+  CHECK_THROWS_WITH(evaluate_rule(r, gap_table(), "claims.yaml, claim c1", "results/x.h5"),
+                    Contains("claims.yaml, claim c1: lower selects no row with status ok of results/x.h5"));
+  r = gap_rule();
+  r.over = "methd";
+  CHECK_THROWS_WITH(evaluate_rule(r, gap_table(), "claims.yaml, claim c1", "results/x.h5"),
+                    Contains("claims.yaml, claim c1: column 'methd' is not in results/x.h5"));
+}
+
 TEST_CASE("verdicts: a failed control is INCONCLUSIVE, a named setting DIFFERENT SETTING, no file NOT RUN",
           "[report]") {
   Rule fails = rule_of("bound", "mean_cosine");

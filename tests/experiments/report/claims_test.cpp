@@ -71,7 +71,7 @@ TEST_CASE("a bad claims file: one error naming the file and the claim", "[report
   CHECK_THAT(error_of(replaced(kGood, "    where: Thm 5.1", "    where: Thm 5.1\n    tolerence: 1")),
              Contains(path + ", claim c1: unknown key 'tolerence'"));
   CHECK_THAT(error_of(replaced(kGood, "kind: within", "kind: between")),
-             Contains(path + ", claim c1, rule: unknown rule kind 'between'; valid: within, ordering, ratio, monotone, bound"));
+             Contains(path + ", claim c1, rule: unknown rule kind 'between'; valid: within, ordering, ratio, monotone, bound, max_gap"));
   CHECK_THAT(error_of(replaced(kGood, "value: 1, tolerance: 1.0e-5", "value: 1")),
              Contains(path + ", claim c1, rule: rule within with value or reference_column needs tolerance"));
   CHECK_THAT(error_of(replaced(kGood, "column: mean_norm_ratio, ", "")),
@@ -83,6 +83,56 @@ TEST_CASE("a bad claims file: one error naming the file and the claim", "[report
   CHECK_THAT(error_of(replaced(kGood, "    expected_ci: REPRODUCED\n", "")),
              Contains(path + ", claim c1: missing key 'expected_ci'"));
   CHECK_THAT(error_of(kGood + kGood.substr(kGood.find("  - id"))), Contains(path + ", claim c1: the id is used twice"));
+}
+
+TEST_CASE("a max_gap rule: by, over, higher and lower read; a missing or foreign key or min above max refused",
+          "[report]") {
+  TempDir dir("embpriv_claims_gap_test");
+  const std::string root = source_dir(), path = dir / "gap.yaml";
+  const std::string good = replaced(
+      kGood, "rule: {kind: within, column: mean_norm_ratio, value: 1, tolerance: 1.0e-5, where: {mechanism_name: vmf_tangent}}",
+      "rule: {kind: max_gap, column: psr, by: [dp.epsilon, alpha], over: method, min: 0.4, max: 0.6,\n"
+      "           higher: {method: privateai}, lower: {method: [fedavg, fafl]}}");
+  write_file(path, good);
+  const Rule rule = *load_claims_file(path, root).claims.at(0).rule;
+  CHECK(rule.kind == "max_gap");
+  CHECK((rule.by_columns == std::vector<std::string>{"dp.epsilon", "alpha"}));
+  CHECK(rule.by.empty());
+  CHECK(rule.over == "method");
+  CHECK(rule.min == 0.4);
+  CHECK(rule.max == 0.6);
+  CHECK((rule.lower.at("method").values == std::vector<std::string>{"fedavg", "fafl"}));
+  const auto error_of = [&](const std::string& text) {
+    write_file(path, text);
+    try {
+      load_claims_file(path, root);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string rule_at = path + ", claim c1, rule: ";
+  CHECK_THAT(error_of(replaced(good, "over: method", "ovr: method")), Contains(rule_at + "unknown key 'ovr'"));
+  CHECK_THAT(error_of(replaced(good, "by: [dp.epsilon, alpha], ", "")),
+             Contains(rule_at + "rule max_gap needs by (the setting columns, a list)"));
+  CHECK_THAT(error_of(replaced(good, "by: [dp.epsilon, alpha]", "by: {dp.epsilon: 1}")),
+             Contains(rule_at + "'by' must be a list of columns"));
+  CHECK_THAT(error_of(replaced(good, "over: method, ", "")),
+             Contains(rule_at + "rule max_gap needs over (the column naming the competitor)"));
+  CHECK_THAT(error_of(replaced(good, "higher: {method: privateai}, ", "")),
+             Contains(rule_at + "rule max_gap needs higher and lower (row selections)"));
+  CHECK_THAT(error_of(replaced(good, ", lower: {method: [fedavg, fafl]}", "")),
+             Contains(rule_at + "rule max_gap needs higher and lower (row selections)"));
+  CHECK_THAT(error_of(replaced(good, "min: 0.4", "min: 0.7")), Contains(rule_at + "'min' 0.7 is above 'max' 0.6"));
+  CHECK_THAT(error_of(replaced(good, "min: 0.4", "value: 0.5, tolerance: 0.1")),
+             Contains(rule_at + "'value/tolerance/reference_column' does not apply to rule kind max_gap"));
+  const std::string ordering = replaced(replaced(good, "kind: max_gap", "kind: ordering"), "min: 0.4, max: 0.6,", "");
+  CHECK_THAT(error_of(ordering), Contains(rule_at + "'by' must be text"));
+  CHECK_THAT(error_of(replaced(ordering, "by: [dp.epsilon, alpha], ", "")),
+             Contains(rule_at + "'over' does not apply to rule kind ordering"));
+  // One setting column may be written alone.
+  write_file(path, replaced(good, "by: [dp.epsilon, alpha]", "by: dp.epsilon"));
+  CHECK((load_claims_file(path, root).claims.at(0).rule->by_columns == std::vector<std::string>{"dp.epsilon"}));
 }
 
 TEST_CASE("embpriv report: a bad claims file or a column the results lack exits 2 naming it, writes nothing",
