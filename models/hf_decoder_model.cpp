@@ -15,16 +15,21 @@ namespace {
 // A weight as float32 for this use (no copy when the file held float32).
 at::Tensor f32(const at::Tensor& weight) { return weight.to(at::kFloat); }
 
-// y = x W^T + b (torch.nn.functional.linear), b optional.
+// y = x W^T + b (torch.nn.functional.linear), b optional, added in place (the same bits; matmul's
+// backward does not read its output).
 at::Tensor linear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias) {
-  const at::Tensor y = at::matmul(x, f32(weight).t());
-  return bias.defined() ? y + f32(bias) : y;
+  at::Tensor y = at::matmul(x, f32(weight).t());
+  return bias.defined() ? y.add_(f32(bias)) : y;
 }
 
-// LlamaRMSNorm: x / sqrt(mean(x^2) + eps) * weight, over the last dimension.
+// LlamaRMSNorm: x / sqrt(mean(x^2) + eps) * weight, over the last dimension (the weight multiplied
+// in place: the same bits).
 at::Tensor rms_norm(const at::Tensor& x, const at::Tensor& weight, double eps) {
-  return x * at::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + eps) * f32(weight);
+  return (x * at::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + eps)).mul_(f32(weight));
 }
+
+// Whether a gradient will be taken through t (then no op may overwrite what a backward reads).
+bool needs_grad(const at::Tensor& t) { return at::GradMode::is_enabled() && t.requires_grad(); }
 
 }  // namespace
 
@@ -85,26 +90,45 @@ at::Tensor HfDecoderModel::attention(const HfDecoderLayer& L, const at::Tensor& 
   const std::int64_t repeat = c.num_attention_heads / c.num_key_value_heads;
   const at::Tensor keys = k.repeat_interleave(repeat, 1), values = v.repeat_interleave(repeat, 1);
   const at::Tensor future = at::ones({T, T}, x.options().dtype(at::kBool)).triu(1);
-  const at::Tensor scores = (at::matmul(q, keys.transpose(-2, -1)) / std::sqrt(static_cast<double>(hd)))
-                                .masked_fill(future, -std::numeric_limits<float>::infinity());
+  // Scaled and causally masked in place: the same bits as (q k^T / sqrt(d)).masked_fill(...).
+  const at::Tensor scores = at::matmul(q, keys.transpose(-2, -1))
+                                .div_(std::sqrt(static_cast<double>(hd)))
+                                .masked_fill_(future, -std::numeric_limits<float>::infinity());
   const at::Tensor attended = at::matmul(at::softmax(scores, -1), values).transpose(1, 2).reshape({B, T, c.q_dim()});
   return linear(attended, L.o_proj, L.o_bias);
 }
 
-// LlamaMLP: down(silu(gate(x)) * up(x)).
+// LlamaMLP: down(silu(gate(x)) * up(x)); silu and the product in place unless a backward will
+// read what they overwrite.
 at::Tensor HfDecoderModel::mlp(const HfDecoderLayer& L, const at::Tensor& x) const {
-  return linear(at::silu(linear(x, L.gate_proj, L.gate_bias)) * linear(x, L.up_proj, L.up_bias), L.down_proj,
-                L.down_bias);
+  at::Tensor gate = linear(x, L.gate_proj, L.gate_bias);
+  const at::Tensor up = linear(x, L.up_proj, L.up_bias);
+  const at::Tensor product = needs_grad(gate) || needs_grad(up) ? at::silu(gate) * up : at::silu_(gate).mul_(up);
+  return linear(product, L.down_proj, L.down_bias);
 }
 
 // Logits x lm_head^T, the head converted kHeadRows rows at a time when not float32.
 at::Tensor HfDecoderModel::head(const at::Tensor& x) const {
   if (w_.lm_head.scalar_type() == at::kFloat) return at::matmul(x, w_.lm_head.t());
-  std::vector<at::Tensor> slices;
-  for (std::int64_t row = 0; row < vocab_size(); row += kHeadRows) {
-    slices.push_back(at::matmul(x, f32(w_.lm_head.narrow(0, row, std::min(kHeadRows, vocab_size() - row))).t()));
+  const auto slice = [&](std::int64_t row) {
+    return f32(w_.lm_head.narrow(0, row, std::min(kHeadRows, vocab_size() - row))).t();
+  };
+  if (needs_grad(x)) {
+    std::vector<at::Tensor> slices;
+    for (std::int64_t row = 0; row < vocab_size(); row += kHeadRows) slices.push_back(at::matmul(x, slice(row)));
+    return at::cat(slices, -1);
   }
-  return at::cat(slices, -1);
+  // Without a gradient each slice's GEMM writes its columns of the logits in place (mm's out=;
+  // the same GEMM as matmul's, so the same bits), with no copy of the logits to join them.
+  const at::Tensor rows = x.reshape({-1, hidden_size()});
+  at::Tensor logits = at::empty({rows.size(0), vocab_size()}, rows.options());
+  for (std::int64_t row = 0; row < vocab_size(); row += kHeadRows) {
+    at::Tensor columns = logits.narrow(1, row, std::min(kHeadRows, vocab_size() - row));
+    at::mm_out(columns, rows, slice(row));
+  }
+  std::vector<std::int64_t> shape = x.sizes().vec();
+  shape.back() = vocab_size();
+  return logits.reshape(shape);
 }
 
 at::Tensor HfDecoderModel::forward_embeddings(const at::Tensor& embeddings) const {
@@ -126,8 +150,9 @@ at::Tensor HfDecoderModel::hidden_states_after(const at::Tensor& embeddings, std
   EMBPRIV_CHECK(at::isfinite(x).all().item<bool>(), "input embeddings hold NaN or Inf");
   for (std::int64_t i = 0; i < layers; ++i) {  // LlamaDecoderLayer: two pre-norm residual blocks
     const HfDecoderLayer& layer = w_.layers[static_cast<std::size_t>(i)];
-    x = x + attention(layer, rms_norm(x, layer.input_layernorm, c.rms_norm_eps));
-    x = x + mlp(layer, rms_norm(x, layer.post_attention_layernorm, c.rms_norm_eps));
+    // The residual added in place to the block's fresh output (a + x is x + a, the same bits).
+    x = attention(layer, rms_norm(x, layer.input_layernorm, c.rms_norm_eps)).add_(x);
+    x = mlp(layer, rms_norm(x, layer.post_attention_layernorm, c.rms_norm_eps)).add_(x);
   }
   if (layers == count) x = rms_norm(x, w_.norm, c.rms_norm_eps);
   return batched ? x : x.squeeze(0);

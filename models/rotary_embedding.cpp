@@ -29,8 +29,13 @@ at::Tensor apply_rotary(const at::Tensor& x, const at::Tensor& inverse_frequenci
   const at::Tensor positions = at::arange(T, x.options().dtype(at::kLong)).to(at::kFloat);
   const at::Tensor angles = at::outer(positions, inverse_frequencies.to(x.device()));  // [T, d/2]
   const at::Tensor both = at::cat({angles, angles}, -1);                             // [T, d]
-  const at::Tensor rotated = at::cat({-x.narrow(-1, half, half), x.narrow(-1, 0, half)}, -1);
-  return x * both.cos() + rotated * both.sin();
+  // x cos + rotate_half(x) sin, rotate_half(x) = [-x2, x1], without building rotate_half: the
+  // first half x1 cos - x2 sin is the same bits as x1 cos + (-x2) sin (IEEE's a - b is a + (-b)).
+  const at::Tensor cos = both.cos(), sin = both.sin();
+  at::Tensor out = x * cos;
+  out.narrow(-1, 0, half).sub_(x.narrow(-1, half, half) * sin.narrow(-1, 0, half));
+  out.narrow(-1, half, half).add_(x.narrow(-1, 0, half) * sin.narrow(-1, half, half));
+  return out;
 }
 
 }  // namespace embpriv
