@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "models/needs_grad.h"
 #include "models/rotary_embedding.h"
 
 namespace embpriv {
@@ -28,8 +29,6 @@ at::Tensor rms_norm(const at::Tensor& x, const at::Tensor& weight, double eps) {
   return (x * at::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + eps)).mul_(f32(weight));
 }
 
-// Whether a gradient will be taken through t (then no op may overwrite what a backward reads).
-bool needs_grad(const at::Tensor& t) { return at::GradMode::is_enabled() && t.requires_grad(); }
 
 }  // namespace
 

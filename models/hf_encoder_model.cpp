@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "models/needs_grad.h"
 #include "models/transformer_encoder.h"
 
 namespace embpriv {
@@ -20,8 +21,6 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& weight, const at::Tenso
   return at::matmul(x, f32(weight).t()).add_(f32(bias));
 }
 
-// Whether a gradient will be taken through t (then no op may overwrite what a backward reads).
-bool needs_grad(const at::Tensor& t) { return at::GradMode::is_enabled() && t.requires_grad(); }
 
 // LayerNorm (Ba et al. 2016, eq. 4). When a gradient is taken on the CPU (training,
 // models/encoder_training.h) it runs as thread_invariant_layer_norm (models/transformer_encoder.h):
