@@ -7,26 +7,17 @@
 #include <limits>
 
 #include "core/error.h"
+#include "models/float32_linear.h"
 #include "models/needs_grad.h"
 #include "models/rotary_embedding.h"
 
 namespace embpriv {
 namespace {
 
-// A weight as float32 for this use (no copy when the file held float32).
-at::Tensor f32(const at::Tensor& weight) { return weight.to(at::kFloat); }
-
-// y = x W^T + b (torch.nn.functional.linear), b optional, added in place (the same bits; matmul's
-// backward does not read its output).
-at::Tensor linear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias) {
-  at::Tensor y = at::matmul(x, f32(weight).t());
-  return bias.defined() ? y.add_(f32(bias)) : y;
-}
-
 // LlamaRMSNorm: x / sqrt(mean(x^2) + eps) * weight, over the last dimension (the weight multiplied
 // in place: the same bits).
 at::Tensor rms_norm(const at::Tensor& x, const at::Tensor& weight, double eps) {
-  return (x * at::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + eps)).mul_(f32(weight));
+  return (x * at::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + eps)).mul_(as_float32(weight));
 }
 
 
@@ -42,8 +33,8 @@ std::int64_t HfDecoderModel::max_sequence_length() const {
   return window > 0 ? std::min(window, config().max_position_embeddings) : config().max_position_embeddings;
 }
 
-at::Tensor HfDecoderModel::embedding_table() const { return f32(w_.embed_tokens).clone(); }
-at::Tensor HfDecoderModel::head_table() const { return f32(w_.lm_head).clone(); }
+at::Tensor HfDecoderModel::embedding_table() const { return as_float32(w_.embed_tokens).clone(); }
+at::Tensor HfDecoderModel::head_table() const { return as_float32(w_.lm_head).clone(); }
 
 std::unique_ptr<LanguageModel> HfDecoderModel::with_token_rows(const at::Tensor& embedding, const at::Tensor& head) const {
   const std::vector<std::int64_t> shape{vocab_size(), hidden_size()};
@@ -68,7 +59,7 @@ at::Tensor HfDecoderModel::embed(const at::Tensor& ids) const {
   }
   std::vector<std::int64_t> shape = ids.sizes().vec();
   shape.push_back(hidden_size());
-  return f32(w_.embed_tokens.index_select(0, flat)).reshape(shape);
+  return as_float32(w_.embed_tokens.index_select(0, flat)).reshape(shape);
 }
 
 // LlamaAttention / Qwen2Attention / Qwen3Attention on x [B, T, hidden] (already normed).
@@ -76,9 +67,9 @@ at::Tensor HfDecoderModel::attention(const HfDecoderLayer& L, const at::Tensor& 
   const HfDecoderConfig& c = config();
   const std::int64_t B = x.size(0), T = x.size(1), hd = c.head_dim;
   const auto heads = [&](const at::Tensor& y, std::int64_t n) { return y.reshape({B, T, n, hd}).transpose(1, 2); };
-  at::Tensor q = heads(linear(x, L.q_proj, L.q_bias), c.num_attention_heads);
-  at::Tensor k = heads(linear(x, L.k_proj, L.k_bias), c.num_key_value_heads);
-  const at::Tensor v = heads(linear(x, L.v_proj, L.v_bias), c.num_key_value_heads);
+  at::Tensor q = heads(float32_linear(x, L.q_proj, L.q_bias), c.num_attention_heads);
+  at::Tensor k = heads(float32_linear(x, L.k_proj, L.k_bias), c.num_key_value_heads);
+  const at::Tensor v = heads(float32_linear(x, L.v_proj, L.v_bias), c.num_key_value_heads);
   if (c.qk_norm) {  // Qwen3: q_norm, k_norm over head_dim, before the rotary.
     q = rms_norm(q, L.q_norm, c.rms_norm_eps);
     k = rms_norm(k, L.k_norm, c.rms_norm_eps);
@@ -94,23 +85,23 @@ at::Tensor HfDecoderModel::attention(const HfDecoderLayer& L, const at::Tensor& 
                                 .div_(std::sqrt(static_cast<double>(hd)))
                                 .masked_fill_(future, -std::numeric_limits<float>::infinity());
   const at::Tensor attended = at::matmul(at::softmax(scores, -1), values).transpose(1, 2).reshape({B, T, c.q_dim()});
-  return linear(attended, L.o_proj, L.o_bias);
+  return float32_linear(attended, L.o_proj, L.o_bias);
 }
 
 // LlamaMLP: down(silu(gate(x)) * up(x)); silu and the product in place unless a backward will
 // read what they overwrite.
 at::Tensor HfDecoderModel::mlp(const HfDecoderLayer& L, const at::Tensor& x) const {
-  at::Tensor gate = linear(x, L.gate_proj, L.gate_bias);
-  const at::Tensor up = linear(x, L.up_proj, L.up_bias);
+  at::Tensor gate = float32_linear(x, L.gate_proj, L.gate_bias);
+  const at::Tensor up = float32_linear(x, L.up_proj, L.up_bias);
   const at::Tensor product = needs_grad(gate) || needs_grad(up) ? at::silu(gate) * up : at::silu_(gate).mul_(up);
-  return linear(product, L.down_proj, L.down_bias);
+  return float32_linear(product, L.down_proj, L.down_bias);
 }
 
 // Logits x lm_head^T, the head converted kHeadRows rows at a time when not float32.
 at::Tensor HfDecoderModel::head(const at::Tensor& x) const {
   if (w_.lm_head.scalar_type() == at::kFloat) return at::matmul(x, w_.lm_head.t());
   const auto slice = [&](std::int64_t row) {
-    return f32(w_.lm_head.narrow(0, row, std::min(kHeadRows, vocab_size() - row))).t();
+    return as_float32(w_.lm_head.narrow(0, row, std::min(kHeadRows, vocab_size() - row))).t();
   };
   if (needs_grad(x)) {
     std::vector<at::Tensor> slices;

@@ -6,21 +6,12 @@
 #include <limits>
 
 #include "core/error.h"
+#include "models/float32_linear.h"
 #include "models/needs_grad.h"
 #include "models/transformer_encoder.h"
 
 namespace embpriv {
 namespace {
-
-// A weight as float32 for this use (no copy when the file held float32).
-at::Tensor f32(const at::Tensor& weight) { return weight.to(at::kFloat); }
-
-// y = x W^T + b (torch.nn.Linear). The bias is added in place: the same bits as x W^T + b without
-// a second output of the layer's size (matmul's backward does not read its output).
-at::Tensor linear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias) {
-  return at::matmul(x, f32(weight).t()).add_(f32(bias));
-}
-
 
 // LayerNorm (Ba et al. 2016, eq. 4). When a gradient is taken on the CPU (training,
 // models/encoder_training.h) it runs as thread_invariant_layer_norm (models/transformer_encoder.h):
@@ -30,8 +21,8 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& weight, const at::Tenso
 // either way.
 at::Tensor layer_norm(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias, double eps) {
   const bool training = at::GradMode::is_enabled() && (x.requires_grad() || weight.requires_grad() || bias.requires_grad());
-  if (training && x.device().is_cpu()) return thread_invariant_layer_norm(x, f32(weight), f32(bias), eps);
-  return at::layer_norm(x, {x.size(-1)}, f32(weight), f32(bias), eps);
+  if (training && x.device().is_cpu()) return thread_invariant_layer_norm(x, as_float32(weight), as_float32(bias), eps);
+  return at::layer_norm(x, {x.size(-1)}, as_float32(weight), as_float32(bias), eps);
 }
 
 // A [B, T] integer tensor of the batch's shape, or its default when undefined.
@@ -65,7 +56,7 @@ HfEncoderModel::HfEncoderModel(HfEncoderWeights weights) : w_(std::move(weights)
 
 std::int64_t HfEncoderModel::max_sequence_length() const { return config().max_sequence_length(); }
 
-at::Tensor HfEncoderModel::embedding_table() const { return f32(w_.word_embeddings).clone(); }
+at::Tensor HfEncoderModel::embedding_table() const { return as_float32(w_.word_embeddings).clone(); }
 
 std::unique_ptr<EncoderModel> HfEncoderModel::with_token_rows(const at::Tensor& embedding) const {
   const std::vector<std::int64_t> shape{vocab_size(), hidden_size()};
@@ -82,7 +73,7 @@ at::Tensor HfEncoderModel::embed(const at::Tensor& ids) const {
   check_range(flat, vocab_size(), "token ids");
   std::vector<std::int64_t> shape = ids.sizes().vec();
   shape.push_back(hidden_size());
-  return f32(w_.word_embeddings.index_select(0, flat)).reshape(shape);
+  return as_float32(w_.word_embeddings.index_select(0, flat)).reshape(shape);
 }
 
 at::Tensor HfEncoderModel::position_ids_from_ids(const at::Tensor& ids) const {
@@ -104,19 +95,19 @@ at::Tensor HfEncoderModel::layer(const HfEncoderLayer& L, const at::Tensor& x, c
   const HfEncoderConfig& c = config();
   const std::int64_t B = x.size(0), T = x.size(1), heads = c.num_attention_heads, hd = c.head_dim();
   const auto split = [&](const at::Tensor& y) { return y.reshape({B, T, heads, hd}).transpose(1, 2); };
-  const at::Tensor q = split(linear(x, L.query, L.query_bias)), k = split(linear(x, L.key, L.key_bias)),
-                   v = split(linear(x, L.value, L.value_bias));
+  const at::Tensor q = split(float32_linear(x, L.query, L.query_bias)), k = split(float32_linear(x, L.key, L.key_bias)),
+                   v = split(float32_linear(x, L.value, L.value_bias));
   // Scaled dot-product attention (Vaswani et al. 2017, eq. 1), scaled and masked in place (the same
   // bits as (q k^T) / sqrt(d) + mask; no mask at all when no key is padding, as x + 0 is x).
   at::Tensor scores = at::matmul(q, k.transpose(-2, -1)).div_(std::sqrt(static_cast<double>(hd)));
   if (additive_mask.defined()) scores.add_(additive_mask);
   const at::Tensor context = at::matmul(at::softmax(scores, -1), v).transpose(1, 2).reshape({B, T, c.hidden_size});
-  const at::Tensor attended = layer_norm(linear(context, L.attention_out, L.attention_out_bias).add_(x),
+  const at::Tensor attended = layer_norm(float32_linear(context, L.attention_out, L.attention_out_bias).add_(x),
                                          L.attention_norm, L.attention_norm_bias, c.layer_norm_eps);
-  at::Tensor inner = linear(attended, L.intermediate, L.intermediate_bias);
+  at::Tensor inner = float32_linear(attended, L.intermediate, L.intermediate_bias);
   // erf GELU, in place unless its backward will read its input
   inner = needs_grad(inner) ? at::gelu(inner) : at::gelu_(inner);
-  return layer_norm(linear(inner, L.output, L.output_bias).add_(attended), L.output_norm, L.output_norm_bias,
+  return layer_norm(float32_linear(inner, L.output, L.output_bias).add_(attended), L.output_norm, L.output_norm_bias,
                     c.layer_norm_eps);
 }
 
@@ -158,7 +149,7 @@ at::Tensor HfEncoderModel::hidden_states(const EncoderInput& input) const {
     }
   }
   const auto rows = [&](const at::Tensor& table, const at::Tensor& ids) {
-    return f32(table.index_select(0, ids.reshape({-1}))).reshape({B, T, c.hidden_size});
+    return as_float32(table.index_select(0, ids.reshape({-1}))).reshape({B, T, c.hidden_size});
   };
   at::Tensor x = layer_norm(words + rows(w_.position_embeddings, positions) + rows(w_.token_type_embeddings, types),
                             w_.embeddings_norm, w_.embeddings_norm_bias, c.layer_norm_eps);
@@ -194,10 +185,10 @@ at::Tensor HfEncoderModel::classify(const at::Tensor& hidden) const {
                 "hidden states must be [B, T, " << hidden_size() << "], got " << hidden.sizes());
   const at::Tensor first = hidden.select(1, 0);
   if (config().model_type == "bert") {  // BertPooler (dense + tanh on [CLS]), then the classifier
-    return linear(at::tanh(linear(first, w_.pooler, w_.pooler_bias)), w_.classifier, w_.classifier_bias);
+    return float32_linear(at::tanh(float32_linear(first, w_.pooler, w_.pooler_bias)), w_.classifier, w_.classifier_bias);
   }
   // RobertaClassificationHead: dense + tanh on <s>, then out_proj.
-  return linear(at::tanh(linear(first, w_.head_dense, w_.head_dense_bias)), w_.classifier, w_.classifier_bias);
+  return float32_linear(at::tanh(float32_linear(first, w_.head_dense, w_.head_dense_bias)), w_.classifier, w_.classifier_bias);
 }
 
 }  // namespace embpriv

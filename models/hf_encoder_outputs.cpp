@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include "core/error.h"
+#include "models/float32_linear.h"
 
 namespace embpriv {
 
@@ -14,7 +15,7 @@ at::Tensor bert_pooler_output(const HfEncoderModel& model, const at::Tensor& hid
   EMBPRIV_CHECK(hidden.dim() == 3 && hidden.size(2) == model.hidden_size(),
                 "hidden states must be [B, T, " << model.hidden_size() << "], got " << hidden.sizes());
   const at::Tensor first = hidden.select(1, 0);
-  return at::tanh(at::matmul(first, w.pooler.to(at::kFloat).t()) + w.pooler_bias.to(at::kFloat));
+  return at::tanh(float32_linear(first, w.pooler, w.pooler_bias));
 }
 
 HfEncoderModel first_encoder_layers(const HfEncoderModel& model, std::int64_t layers) {
