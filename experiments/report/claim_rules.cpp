@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <utility>
 #include <sstream>
 #include <vector>
 
@@ -232,11 +233,16 @@ RuleOutcome within(const Rule& rule, const TableView& view) {
   return outcome;
 }
 
-RuleOutcome ordering_or_ratio(const Rule& rule, const TableView& view) {
+// The rows of `higher` and of `lower` (ordering, ratio, max_gap), each selection narrowing `where`.
+std::pair<std::vector<std::size_t>, std::vector<std::size_t>> rows_of_sides(const Rule& rule, const TableView& view) {
   Selection higher = rule.where, lower = rule.where;
   for (const auto& [name, match] : rule.higher) higher[name] = match;
   for (const auto& [name, match] : rule.lower) lower[name] = match;
-  const std::vector<std::size_t> high_rows = view.rows(higher, "higher"), low_rows = view.rows(lower, "lower");
+  return {view.rows(higher, "higher"), view.rows(lower, "lower")};
+}
+
+RuleOutcome ordering_or_ratio(const Rule& rule, const TableView& view) {
+  const auto [high_rows, low_rows] = rows_of_sides(rule, view);
   const Summary a = summarise(values_of(view, rule.column, high_rows));
   const Summary b = summarise(values_of(view, rule.column, low_rows));
   RuleOutcome outcome;
@@ -347,10 +353,7 @@ std::string setting_text(const std::vector<std::string>& by, const Setting& sett
 }
 
 RuleOutcome max_gap(const Rule& rule, const TableView& view) {
-  Selection higher = rule.where, lower = rule.where;
-  for (const auto& [name, match] : rule.higher) higher[name] = match;
-  for (const auto& [name, match] : rule.lower) lower[name] = match;
-  const std::vector<std::size_t> high_rows = view.rows(higher, "higher"), low_rows = view.rows(lower, "lower");
+  const auto [high_rows, low_rows] = rows_of_sides(rule, view);
   const std::string bounds = "largest gap in [" + format_number(rule.min.value_or(-INFINITY)) + ", " +
                              format_number(rule.max.value_or(INFINITY)) + "]";
   RuleOutcome outcome;

@@ -36,6 +36,17 @@ std::string replaced(std::string text, const std::string& from, const std::strin
   return text.replace(at, from.size(), to);
 }
 
+// The error of loading `text` written as the claims file `path` ("no error" when it loads).
+std::string load_error(const std::string& path, const std::string& root, const std::string& text) {
+  write_file(path, text);
+  try {
+    load_claims_file(path, root);
+  } catch (const Error& e) {
+    return std::string(e.what());
+  }
+  return std::string("no error");
+}
+
 }  // namespace
 
 TEST_CASE("the project's claims files load, every config they name exists, ids are unique", "[report]") {
@@ -59,15 +70,7 @@ TEST_CASE("a bad claims file: one error naming the file and the claim", "[report
   const std::string root = source_dir(), path = dir / "bad.yaml";
   write_file(path, kGood);
   CHECK(load_claims_file(path, root).claims.size() == 1);
-  const auto error_of = [&](const std::string& text) {
-    write_file(path, text);
-    try {
-      load_claims_file(path, root);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  const auto error_of = [&](const std::string& text) { return load_error(path, root, text); };
   CHECK_THAT(error_of(replaced(kGood, "    where: Thm 5.1", "    where: Thm 5.1\n    tolerence: 1")),
              Contains(path + ", claim c1: unknown key 'tolerence'"));
   CHECK_THAT(error_of(replaced(kGood, "kind: within", "kind: between")),
@@ -102,15 +105,7 @@ TEST_CASE("a max_gap rule: by, over, higher and lower read; a missing or foreign
   CHECK(rule.min == 0.4);
   CHECK(rule.max == 0.6);
   CHECK((rule.lower.at("method").values == std::vector<std::string>{"fedavg", "fafl"}));
-  const auto error_of = [&](const std::string& text) {
-    write_file(path, text);
-    try {
-      load_claims_file(path, root);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  const auto error_of = [&](const std::string& text) { return load_error(path, root, text); };
   const std::string rule_at = path + ", claim c1, rule: ";
   CHECK_THAT(error_of(replaced(good, "over: method", "ovr: method")), Contains(rule_at + "unknown key 'ovr'"));
   CHECK_THAT(error_of(replaced(good, "by: [dp.epsilon, alpha], ", "")),
