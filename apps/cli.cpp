@@ -192,9 +192,9 @@ Command perturb_command(CLI::App& app, const MechanismRegistry& registry) {
   return {perturb->command(), [perturb, &registry] { return perturb->run(registry, std::cout); }};
 }
 
-Command report_command(CLI::App& app) {
+Command report_command(CLI::App& app, const MechanismRegistry& registry) {
   auto report = std::make_shared<ReportCommand>(app);  // CLI11 holds the addresses of its members
-  return {report->command(), [report] { return report->run(std::cout, std::cerr); }};
+  return {report->command(), [report, &registry] { return report->run(registry, std::cout, std::cerr); }};
 }
 
 Command embed_command(CLI::App& app) {
@@ -246,7 +246,7 @@ int run_cli(int argc, char** argv, const MechanismRegistry& registry) {
       plot_command(app, registry),   info_command(app),           mechanisms_command(app, registry),
       keys_command(app),             system_command(app),         tokenize_command(app),
       accountant_command(app),       convert_command(app),        perturb_command(app, registry),
-      embed_command(app),            report_command(app)};
+      embed_command(app),            report_command(app, registry)};
   std::string names;
   for (const Command& c : commands) {
     c.app->fallthrough();

@@ -3,8 +3,10 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "experiments/engine/provenance.h"
+#include "experiments/engine/run_plan.h"
 #include "experiments/report/report_html.h"
 #include "experiments/report/reproduction_report.h"
+#include "experiments/types/registry.h"
 
 namespace embpriv {
 
@@ -28,12 +30,15 @@ ReportCommand::ReportCommand(CLI::App& app) {
                      "At --scale ci: exit 1 when a verdict differs from its claim's expected_ci");
 }
 
-int ReportCommand::run(std::ostream& out, std::ostream& errors) const {
+int ReportCommand::run(const MechanismRegistry& mechanisms, std::ostream& out, std::ostream& errors) const {
   ReportOptions options;
   options.scale = scale_ == "paper" ? ReportScale::paper : ReportScale::ci;
   options.claims_folder = claims_;
   options.results_folder = results_;
   options.root = root_;
+  options.config_hash = [&mechanisms](const std::string& config) {
+    return plan_run(config, {}, default_experiment_registry(), mechanisms).config_hash;
+  };
   EMBPRIV_CHECK(!check_ || options.scale == ReportScale::ci, "--check compares the CI verdicts: use it with --scale ci");
   const Report report = build_report(options);
   const std::string commit = git_commit();

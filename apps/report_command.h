@@ -12,11 +12,14 @@
 
 namespace embpriv {
 
+class MechanismRegistry;
+
 class ReportCommand {
  public:
   explicit ReportCommand(CLI::App& app);
   CLI::App* command() const { return command_; }
-  int run(std::ostream& out, std::ostream& errors) const;
+  // `mechanisms` plans each paper config to check its results file's config_hash.
+  int run(const MechanismRegistry& mechanisms, std::ostream& out, std::ostream& errors) const;
 
  private:
   CLI::App* command_ = nullptr;

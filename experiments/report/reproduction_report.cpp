@@ -92,6 +92,7 @@ Report build_report(const ReportOptions& options) {
   }
   report.files = load_claims_folder(options.claims_folder, options.root);
   std::map<std::string, std::unique_ptr<ResultsTable>> tables;  // path -> table (null: no file)
+  std::map<std::string, std::string> stale;  // path -> why its table was not read (config_hash)
   for (const ClaimsFile& file : report.files) {
     for (const Claim& claim : file.claims) {
       const std::string config = options.scale == ReportScale::ci ? claim.ci_config : claim.config;
@@ -103,11 +104,23 @@ Report build_report(const ReportOptions& options) {
         if (at == tables.end()) {
           std::unique_ptr<ResultsTable> read;
           if (std::filesystem::exists(path)) read = std::make_unique<ResultsTable>(read_results_h5(path));
+          if (read && options.scale == ReportScale::paper && options.config_hash) {
+            const std::string written = read->attributes.count("config_hash") ? read->attributes.at("config_hash") : "";
+            const std::string planned = options.config_hash((std::filesystem::path(options.root) / config).string());
+            if (written != planned) {
+              stale[path] = path + " was written by another config (config_hash " +
+                            (written.empty() ? std::string("absent") : written) + "; " + config +
+                            " plans " + planned + " today: another config of the same name, or an older " +
+                            "embpriv whose defaults differ): run " + config + " again";
+              read.reset();
+            }
+          }
           at = tables.emplace(path, std::move(read)).first;
         }
         table = at->second.get();
       }
       ClaimVerdict verdict = judge_claim(claim, options.scale, table, path);
+      if (table == nullptr && stale.count(path)) verdict.why = stale.at(path);
       verdict.paper = file.paper;
       report.rows.push_back(std::move(verdict));
     }
@@ -182,7 +195,9 @@ std::string render_markdown(const Report& report, const std::string& report_comm
      << (ci ? "small configs of `configs/ci/` that `make test` runs (results in build/test-results/); a verdict "
               "here is what those few rows show, not what the paper-size config would show. The paper-size "
               "verdicts: run the configs named in the claims files, then `embpriv report --scale paper`."
-            : "configs named by each claim (results/NAME.h5).")
+            : "configs named by each claim (results/NAME.h5). A results file counts only when its "
+              "config_hash is the one its config gives today (as `embpriv run --resume` requires): one "
+              "written by another config of the same name, or before a default changed, is NOT RUN.")
      << " Report made by embpriv " << report_commit << "; each row names the commit of the results it read.\n\n"
      << "Verdicts: **REPRODUCED** the rule held on our results; **REFUTED** it failed, in a setting the claim "
         "does not call different; **DIFFERENT SETTING** it failed where our setting differs from the paper's "

@@ -11,6 +11,7 @@
 //                      at CI size `ci_setting`): the failure says nothing about the paper's setting;
 //   INCONCLUSIVE       the control failed: the test could not have shown the effect either way;
 //   NOT RUN            no results file for the config (or no config measures the claim).
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -28,6 +29,13 @@ struct ReportOptions {
   std::string results_folder;  // default: build/test-results (ci) or results (paper)
   std::string root = ".";      // the repository root: configs and claims are relative to it
   ReportScale scale = ReportScale::ci;
+  // At --scale paper: the config_hash `embpriv run` stores for a config (path relative to
+  // root) as it plans it today. A results file whose hash differs was written by another config
+  // of the same name (configs/obfuslm_stories260k.yaml and configs/paper/obfuslm_stories260k.yaml
+  // both write results/obfuslm_stories260k.h5) or before a default changed: it is not read, and
+  // the claim is NOT RUN, as `embpriv run --resume` refuses to continue it. Empty: not checked.
+  // (At CI size the test fixtures write each file from its config just before the report.)
+  std::function<std::string(const std::string& config_path)> config_hash;
 };
 
 struct ClaimVerdict {
