@@ -1,6 +1,7 @@
 #include "experiments/report/reproduction_report.h"
 
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include "core/error.h"
@@ -49,17 +50,34 @@ ClaimVerdict judge_claim(const Claim& claim, ReportScale scale, const ResultsTab
   }
   v.results_path = results_path;
   v.commit = short_commit(*table);
+  const auto incomplete = table->attributes.find("complete");
+  const bool is_partial = incomplete != table->attributes.end() && incomplete->second == "false";
+  const std::string partial = is_partial ? " (results file incomplete)" : "";
+  // A rule that cannot read a complete file is a fault of the claims file (one error); on an
+  // incomplete one (a sweep still running, or stopped) it may only lack rows not yet written.
+  const auto evaluate = [&](const Rule& rule, const std::string& source) -> std::optional<RuleOutcome> {
+    try {
+      return evaluate_rule(rule, *table, source, results_path);
+    } catch (const Error& e) {
+      if (!is_partial) throw;
+      v.verdict = "NOT RUN";
+      v.why = "the results file is incomplete (a sweep still running or stopped: `embpriv run --resume` "
+              "finishes it) and cannot decide the rule yet: " + std::string(e.what());
+      return std::nullopt;
+    }
+  };
   const Rule& rule = scale == ReportScale::ci && claim.ci_rule ? *claim.ci_rule : *claim.rule;
-  const RuleOutcome outcome = evaluate_rule(rule, *table, claim.source, results_path);
+  const std::optional<RuleOutcome> decided = evaluate(rule, claim.source);
+  if (!decided) return v;
+  const RuleOutcome& outcome = *decided;
   v.ours = outcome.ours;
   v.detail = outcome.detail;
-  const auto incomplete = table->attributes.find("complete");
-  const std::string partial =
-      incomplete != table->attributes.end() && incomplete->second == "false" ? " (results file incomplete)" : "";
   const std::optional<Rule>& control_rule =
       scale == ReportScale::ci && claim.ci_control ? claim.ci_control : claim.control;
   if (control_rule) {
-    const RuleOutcome control = evaluate_rule(*control_rule, *table, claim.source + ", control", results_path);
+    const std::optional<RuleOutcome> checked = evaluate(*control_rule, claim.source + ", control");
+    if (!checked) return v;
+    const RuleOutcome& control = *checked;
     if (!control.holds) {
       v.verdict = "INCONCLUSIVE";
       v.why = "the control failed, so the test could not show the effect: " + control.ours + "; " + control.detail +
