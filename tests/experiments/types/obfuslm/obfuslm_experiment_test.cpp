@@ -68,3 +68,63 @@ TEST_CASE("obfuslm rejects bad keys before any work, naming them", "[engine][obf
   CHECK_THROWS_WITH(dry_run("type: obfuslm\ndata: {vocabulary: glove, glove: nowhere.json}\n"),
                     Contains("data.glove") && Contains("not found"));
 }
+
+TEST_CASE("obfuslm's baselines: each occurrence (or row) perturbed by the mechanism, the same bits at any thread count",
+          "[engine][obfuslm]") {
+  // stories260K's 512 rows, 20 sentences: small eps hides the tokens, large eps does not; the
+  // ObfusLM-only columns are NaN; one row per (method, draw, eps).
+  const std::string config = R"(type: obfuslm
+data: {max_sentences: 20}
+language_model: {texts: 1, tokens: 4, generate: 2}
+obfuscation: {clip_norm: 2}
+sweep:
+  obfuscation.method: [gaussian, laplace, vmf]
+  obfuscation.draw: [occurrence, vocabulary]
+  obfuscation.epsilon: [0.1, 10000]
+)";
+  ExperimentRun run("embpriv_obfuslm_baselines_test");
+  const ResultsTable one = run(config, {"seeds=1", "threads=1"});
+  const ResultsTable two = run(config, {"seeds=1", "threads=2"});
+  REQUIRE(one.rows() == 12);
+  for (const std::string& column : {"vocab_top1_recovery", "vocab_topk_recovery", "stream_top1_recovery",
+                                    "stream_rouge_l", "mean_cosine", "mean_norm_ratio"}) {
+    for (std::size_t row = 0; row < one.rows(); ++row) {
+      INFO(column << ", row " << row);
+      CHECK(text_at_row(one, "status", row) == "ok");
+      CHECK(number_at_row(one, column, row) == number_at_row(two, column, row));  // bit for bit
+    }
+  }
+  for (std::size_t row = 0; row < one.rows(); row += 2) {
+    INFO("row " << row << ": " << text_at_row(one, "obfuscation.method", row) << ", "
+                << text_at_row(one, "obfuscation.draw", row));
+    CHECK(number_at_row(one, "vocab_top1_recovery", row) < 0.2);   // eps 0.1
+    CHECK(number_at_row(one, "vocab_top1_recovery", row + 1) > 0.9);  // eps 10000
+    CHECK(number_at_row(one, "stream_top1_recovery", row + 1) > 0.9);
+    CHECK(number_at_row(one, "epsilon", row) == 0.1);
+    for (const char* column : {"k", "threshold", "clusters", "anonymity_accuracy", "max_abs_weight",
+                               "lm_next_token_agreement", "sentiment_accuracy_obfuscated"}) {
+      CHECK(std::isnan(number_at_row(one, column, row)));
+    }
+  }
+}
+
+TEST_CASE("obfuslm's baselines reject bad keys before any work, naming them", "[engine][obfuslm]") {
+  ExperimentRun run("embpriv_obfuslm_baselines_bad_test");
+  const auto dry_run = [&](const std::string& yaml) { return run.dry_run(yaml); };
+  CHECK_THROWS_WITH(dry_run("type: obfuslm\nobfuscation: {method: santext}\n"),
+                    Contains("obfuscation.method") && Contains("obfuslm, gaussian, laplace or vmf"));
+  CHECK_THROWS_WITH(dry_run("type: obfuslm\nobfuscation: {method: gaussian, epsilon: -1}\n"),
+                    Contains("obfuscation.epsilon must be > 0, got -1"));
+  CHECK_THROWS_WITH(dry_run("type: obfuslm\nobfuscation: {method: gaussian}\n"),
+                    Contains("obfuscation.clip_norm: method gaussian clips every row to norm C"));
+  CHECK_THROWS_WITH(dry_run("type: obfuslm\nobfuscation: {method: laplace}\n"),
+                    Contains("obfuscation.clip_norm: method laplace"));
+  CHECK_THROWS_WITH(dry_run("type: obfuslm\nobfuscation: {method: vmf, beta: 0}\n"),
+                    Contains("obfuscation.beta must be > 0"));
+  CHECK_THROWS_WITH(dry_run("type: obfuslm\nobfuscation: {method: gaussian, clip_norm: 1, delta: 1}\n"),
+                    Contains("obfuscation.delta"));
+  CHECK_THROWS_WITH(dry_run("type: obfuslm\ntask: classification\nclassifier: {model: random}\n"
+                            "obfuscation: {method: vmf}\n"),
+                    Contains("obfuscation.method: vmf is a baseline of task vocabulary only"));
+  CHECK(dry_run("type: obfuslm\nobfuscation: {method: vmf}\n") == 0);
+}
