@@ -188,6 +188,64 @@ std::vector<double> values_of(const TableView& view, const std::string& column, 
   return values;
 }
 
+// One setting (max_gap, matched, within with aggregate best): the `by` columns' values of a row, numbers ordered as numbers.
+using Setting = std::vector<std::pair<double, std::string>>;
+
+Setting setting_of(const TableView& view, const std::vector<std::string>& by, std::size_t row) {
+  Setting setting;
+  for (const std::string& column : by) {
+    if (view.holds_text(column)) {
+      setting.emplace_back(0.0, view.text(column, row));
+    } else {
+      const double v = view.number(column, row);
+      setting.emplace_back(std::isnan(v) ? 0.0 : v, std::isnan(v) ? "nan" : "");
+    }
+  }
+  return setting;
+}
+
+std::string setting_text(const std::vector<std::string>& by, const Setting& setting) {
+  std::string text;
+  for (std::size_t i = 0; i < by.size(); ++i) {
+    const auto& [number, name] = setting[i];
+    text += (text.empty() ? "" : ", ") + by[i] + " " + (name.empty() ? format_number(number) : name);
+  }
+  return text;
+}
+
+// within, aggregate best: the mean of `column` per setting (the seeds of one setting averaged),
+// and the largest of these means against [low, high].
+RuleOutcome within_best(const Rule& rule, const TableView& view, const std::vector<std::size_t>& rows, double low,
+                        double high) {
+  std::map<Setting, std::vector<std::size_t>> settings;
+  for (std::size_t r : rows) settings[setting_of(view, rule.by_columns, r)].push_back(r);
+  RuleOutcome outcome;
+  bool first = true;
+  Summary best;
+  std::size_t best_seeds = 0;
+  std::string at;
+  for (const auto& [setting, setting_rows] : settings) {
+    const Summary s = summarise(values_of(view, rule.column, setting_rows));
+    if (first || std::isnan(s.mean) || s.mean > best.mean) {
+      best = s;
+      best_seeds = view.seeds(setting_rows);
+      at = setting_text(rule.by_columns, setting);
+    }
+    first = false;
+    if (std::isnan(s.mean)) break;  // an unknown setting leaves the best unknown (NaN fails the range)
+  }
+  outcome.holds = !settings.empty() && best.mean >= low && best.mean <= high;
+  outcome.ours = "best setting (" + at + "): " + spread_text(best, best_seeds) + "; " + std::to_string(settings.size()) +
+                 (settings.size() == 1 ? " setting" : " settings") + ", " + std::to_string(rows.size()) + " rows";
+  outcome.detail = "largest setting mean in [" + format_number(low) + ", " + format_number(high) + "]: " +
+                   (outcome.holds ? "yes" : "no");
+  if (rows.empty()) {
+    outcome.ours = "no row";
+    outcome.detail = "no row in " + TableView::describe(rule.where) + ", so " + outcome.detail;
+  }
+  return outcome;
+}
+
 RuleOutcome within(const Rule& rule, const TableView& view) {
   const std::vector<std::size_t> rows = view.rows(rule.where, "where");
   const std::vector<double> values = values_of(view, rule.column, rows);
@@ -219,6 +277,7 @@ RuleOutcome within(const Rule& rule, const TableView& view) {
   const double low = rule.value ? *rule.value - *rule.tolerance : rule.min.value_or(-INFINITY);
   const double high = rule.value ? *rule.value + *rule.tolerance : rule.max.value_or(INFINITY);
   const auto inside = [&](double v) { return v >= low && v <= high; };
+  if (rule.aggregate == "best") return within_best(rule, view, rows, low, high);
   if (rule.aggregate == "mean") {
     outcome.holds = inside(s.mean);
   } else if (rule.aggregate == "any") {
@@ -327,31 +386,6 @@ RuleOutcome bound(const Rule& rule, const TableView& view) {
   return outcome;
 }
 
-// One setting of max_gap: the `by` columns' values of a row, numbers ordered as numbers.
-using Setting = std::vector<std::pair<double, std::string>>;
-
-Setting setting_of(const TableView& view, const std::vector<std::string>& by, std::size_t row) {
-  Setting setting;
-  for (const std::string& column : by) {
-    if (view.holds_text(column)) {
-      setting.emplace_back(0.0, view.text(column, row));
-    } else {
-      const double v = view.number(column, row);
-      setting.emplace_back(std::isnan(v) ? 0.0 : v, std::isnan(v) ? "nan" : "");
-    }
-  }
-  return setting;
-}
-
-std::string setting_text(const std::vector<std::string>& by, const Setting& setting) {
-  std::string text;
-  for (std::size_t i = 0; i < by.size(); ++i) {
-    const auto& [number, name] = setting[i];
-    text += (text.empty() ? "" : ", ") + by[i] + " " + (name.empty() ? format_number(number) : name);
-  }
-  return text;
-}
-
 RuleOutcome max_gap(const Rule& rule, const TableView& view) {
   const auto [high_rows, low_rows] = rows_of_sides(rule, view);
   const std::string bounds = "largest gap in [" + format_number(rule.min.value_or(-INFINITY)) + ", " +
@@ -413,6 +447,96 @@ RuleOutcome max_gap(const Rule& rule, const TableView& view) {
   return outcome;
 }
 
+// matched: each competitor's `column` at the utility `higher` reaches. A competitor's points are
+// its settings' means (seeds averaged) of (utility_column, column), sorted by utility (points of
+// equal utility averaged); its column at utility u is the linear interpolation between the two
+// points whose utilities enclose u. Outside its utility range it is not known: that comparison
+// is "not covered", never extrapolated, and never a win.
+struct UtilityPoint {
+  double utility, value;
+};
+
+// The competitor's value at `utility`, or NaN when its points do not cover it.
+double interpolate_at(const std::vector<UtilityPoint>& points, double utility) {
+  if (points.empty() || std::isnan(utility) || utility < points.front().utility || utility > points.back().utility) {
+    return std::nan("");
+  }
+  for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+    const UtilityPoint& a = points[i];
+    const UtilityPoint& b = points[i + 1];
+    if (utility >= a.utility && utility <= b.utility) {
+      const double share = (utility - a.utility) / (b.utility - a.utility);
+      return a.value + share * (b.value - a.value);
+    }
+  }
+  return points.back().value;  // one point, at exactly that utility
+}
+
+RuleOutcome matched(const Rule& rule, const TableView& view) {
+  const auto [high_rows, low_rows] = rows_of_sides(rule, view);
+  RuleOutcome outcome;
+  const std::string who = TableView::describe(rule.higher);
+  if (high_rows.empty() || low_rows.empty()) {
+    outcome.detail = "no row in " + TableView::describe(high_rows.empty() ? rule.higher : rule.lower);
+    return outcome;
+  }
+  // competitor -> its points, from setting -> rows.
+  std::map<std::string, std::map<Setting, std::vector<std::size_t>>> competitor_settings;
+  for (std::size_t r : low_rows) competitor_settings[view.text(rule.over, r)][setting_of(view, rule.by_columns, r)].push_back(r);
+  std::map<std::string, std::vector<UtilityPoint>> competitors;
+  for (const auto& [name, settings] : competitor_settings) {
+    std::map<double, std::vector<double>> by_utility;  // equal utilities averaged
+    bool unknown = false;
+    for (const auto& [setting, rows] : settings) {
+      const double utility = summarise(values_of(view, rule.utility_column, rows)).mean;
+      if (std::isnan(utility)) unknown = true;
+      if (!unknown) by_utility[utility].push_back(summarise(values_of(view, rule.column, rows)).mean);
+    }
+    std::vector<UtilityPoint>& points = competitors[name];
+    if (unknown) continue;  // no points: never covered (NaN utility is not a curve)
+    for (const auto& [utility, values] : by_utility) points.push_back({utility, summarise(values).mean});
+  }
+  std::map<Setting, std::vector<std::size_t>> ours;
+  for (std::size_t r : high_rows) ours[setting_of(view, rule.by_columns, r)].push_back(r);
+
+  const bool lower_is_better = rule.better == "lower";
+  std::size_t wins = 0;
+  std::string lines;
+  for (const auto& [setting, rows] : ours) {
+    const Summary utility = summarise(values_of(view, rule.utility_column, rows));
+    const Summary value = summarise(values_of(view, rule.column, rows));
+    std::string line = setting_text(rule.by_columns, setting) + ": " + format_number(value.mean) + " at " +
+                       rule.utility_column + " " + format_number(utility.mean) + " (" +
+                       std::to_string(view.seeds(rows)) + (view.seeds(rows) == 1 ? " seed" : " seeds") + ") against";
+    bool wins_here = true;
+    for (const auto& [name, points] : competitors) {
+      const double theirs = interpolate_at(points, utility.mean);
+      if (std::isnan(theirs)) {
+        wins_here = false;
+        line += " " + name + " not covered (" +
+                (points.empty() ? "its " + rule.utility_column + " is NaN"
+                                : "its " + rule.utility_column + " spans [" + format_number(points.front().utility) +
+                                      ", " + format_number(points.back().utility) + "]") +
+                ")";
+        continue;
+      }
+      const double gain = lower_is_better ? theirs - value.mean : value.mean - theirs;
+      if (!(gain > rule.margin)) wins_here = false;
+      line += " " + name + " " + format_number(theirs);
+    }
+    wins += wins_here;
+    lines += (lines.empty() ? "" : "; ") + line + (wins_here ? " (beats all)" : " (does not beat all)");
+  }
+  outcome.holds = rule.aggregate == "any" ? wins > 0 : wins == ours.size();
+  outcome.ours = who + ": " + lines;
+  outcome.detail = std::string(rule.aggregate == "any" ? "some setting" : "every setting") + " of " + who + " " +
+                   (lower_is_better ? "below" : "above") + " every " + rule.over + " at matched " +
+                   rule.utility_column + " by more than " + format_number(rule.margin) + " (" +
+                   std::to_string(wins) + " of " + std::to_string(ours.size()) + " settings; interpolated, never "
+                   "extrapolated): " + (outcome.holds ? "yes" : "no");
+  return outcome;
+}
+
 }  // namespace
 
 RuleOutcome evaluate_rule(const Rule& rule, const ResultsTable& table, const std::string& where,
@@ -425,11 +549,13 @@ RuleOutcome evaluate_rule(const Rule& rule, const ResultsTable& table, const std
   for (const std::string& g : rule.group_by) view.column(g);
   for (const std::string& b : rule.by_columns) view.column(b);
   if (!rule.over.empty()) view.column(rule.over);
+  if (!rule.utility_column.empty()) view.column(rule.utility_column);
   if (rule.kind == "within") return within(rule, view);
   if (rule.kind == "ordering" || rule.kind == "ratio") return ordering_or_ratio(rule, view);
   if (rule.kind == "monotone") return monotone(rule, view);
   if (rule.kind == "bound") return bound(rule, view);
   if (rule.kind == "max_gap") return max_gap(rule, view);
+  if (rule.kind == "matched") return matched(rule, view);
   throw Error(where + ": unknown rule kind '" + rule.kind + "'");
 }
 

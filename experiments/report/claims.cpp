@@ -11,7 +11,7 @@
 
 namespace embpriv {
 
-const std::vector<std::string> kRuleKinds = {"within", "ordering", "ratio", "monotone", "bound", "max_gap"};
+const std::vector<std::string> kRuleKinds = {"within", "ordering", "ratio", "monotone", "bound", "max_gap", "matched"};
 // INCONCLUSIVE: the claim's control failed, so the test could not have refuted it (issue 41,
 // item 1: an attack at chance with and without DP supports nothing).
 const std::vector<std::string> kVerdicts = {"REPRODUCED", "REFUTED", "DIFFERENT SETTING", "INCONCLUSIVE",
@@ -94,7 +94,8 @@ Selection parse_selection(const YAML::Node& node, const std::string& where) {
 const std::vector<std::string> kRuleKeys = {"kind",      "column",   "where",    "value",    "tolerance",
                                             "min",       "max",      "reference_column", "aggregate", "higher",
                                             "lower",     "margin",   "by",       "direction", "group_by",
-                                            "slack",     "at_most",  "at_least", "at_most_column", "over"};
+                                            "slack",     "at_most",  "at_least", "at_most_column", "over",
+                                            "utility_column", "better"};
 
 Rule parse_rule(const YAML::Node& node, const std::string& where) {
   check_keys(node, kRuleKeys, where);
@@ -113,7 +114,7 @@ Rule parse_rule(const YAML::Node& node, const std::string& where) {
   rule.higher = parse_selection(node["higher"], where + ".higher");
   rule.lower = parse_selection(node["lower"], where + ".lower");
   if (node["margin"]) rule.margin = number_of(node["margin"], where + ": 'margin'");
-  if (rule.kind == "max_gap") {
+  if (rule.kind == "max_gap" || rule.kind == "matched" || rule.kind == "within") {
     // The setting columns: a list (one column may be written alone).
     if (const YAML::Node by = node["by"]) {
       EMBPRIV_CHECK(by.IsSequence() || by.IsScalar(), where << ": 'by' must be a list of columns");
@@ -130,6 +131,8 @@ Rule parse_rule(const YAML::Node& node, const std::string& where) {
     rule.by = text_of(node, "by", where, false);
   }
   rule.over = text_of(node, "over", where, false);
+  rule.utility_column = text_of(node, "utility_column", where, false);
+  rule.better = text_of(node, "better", where, false);
   rule.direction = text_of(node, "direction", where, false);
   if (node["group_by"]) {
     EMBPRIV_CHECK(node["group_by"].IsSequence(), where << ": 'group_by' must be a list of columns");
@@ -153,10 +156,16 @@ Rule parse_rule(const YAML::Node& node, const std::string& where) {
                   where << ": rule within needs exactly one of min/max, value (with tolerance) or "
                            "reference_column (with tolerance)");
     EMBPRIV_CHECK(by_range || rule.tolerance, where << ": rule within with value or reference_column needs tolerance");
-    EMBPRIV_CHECK(rule.aggregate == "each" || rule.aggregate == "mean" || rule.aggregate == "any",
-                  where << ": aggregate must be each, mean or any, got '" << rule.aggregate << "'");
+    EMBPRIV_CHECK(rule.aggregate == "each" || rule.aggregate == "mean" || rule.aggregate == "any" ||
+                      rule.aggregate == "best",
+                  where << ": aggregate must be each, mean, any or best, got '" << rule.aggregate << "'");
+    if (rule.aggregate == "best") {
+      EMBPRIV_CHECK(!rule.by_columns.empty(), where << ": aggregate best needs by (the setting columns, a list)");
+      forbid(by_reference, "reference_column (with aggregate best)");
+    } else {
+      EMBPRIV_CHECK(rule.by_columns.empty(), where << ": 'by' applies to rule within only with aggregate best");
+    }
     forbid(has_groups, "higher/lower");
-    forbid(!rule.by.empty(), "by");
     forbid(rule.at_most || rule.at_least || !rule.at_most_column.empty(), "at_most/at_least");
   } else if (rule.kind == "ordering" || rule.kind == "ratio") {
     EMBPRIV_CHECK(!rule.higher.empty() && !rule.lower.empty(), where << ": rule " << rule.kind
@@ -189,8 +198,23 @@ Rule parse_rule(const YAML::Node& node, const std::string& where) {
     forbid(rule.value || rule.tolerance || !rule.reference_column.empty(), "value/tolerance/reference_column");
     forbid(!rule.group_by.empty(), "group_by");
     forbid(rule.at_most || rule.at_least || !rule.at_most_column.empty(), "at_most/at_least");
+  } else if (rule.kind == "matched") {
+    EMBPRIV_CHECK(!rule.by_columns.empty(), where << ": rule matched needs by (the setting columns, a list)");
+    EMBPRIV_CHECK(!rule.over.empty(), where << ": rule matched needs over (the column naming the competitor)");
+    EMBPRIV_CHECK(!rule.utility_column.empty(), where << ": rule matched needs utility_column (what is matched)");
+    EMBPRIV_CHECK(rule.better == "lower" || rule.better == "higher",
+                  where << ": rule matched needs better: lower or higher, got '" << rule.better << "'");
+    EMBPRIV_CHECK(!rule.higher.empty() && !rule.lower.empty(),
+                  where << ": rule matched needs higher and lower (row selections)");
+    EMBPRIV_CHECK(rule.aggregate == "each" || rule.aggregate == "any",
+                  where << ": rule matched: aggregate must be each or any, got '" << rule.aggregate << "'");
+    forbid(rule.value || rule.tolerance || !rule.reference_column.empty(), "value/tolerance/reference_column");
+    forbid(rule.min || rule.max, "min/max");
+    forbid(!rule.group_by.empty(), "group_by");
+    forbid(rule.at_most || rule.at_least || !rule.at_most_column.empty(), "at_most/at_least");
   }
-  if (rule.kind != "max_gap") forbid(!rule.over.empty(), "over");
+  if (rule.kind != "max_gap" && rule.kind != "matched") forbid(!rule.over.empty(), "over");
+  if (rule.kind != "matched") forbid(!rule.utility_column.empty() || !rule.better.empty(), "utility_column/better");
   if (rule.kind != "monotone") forbid(!rule.direction.empty(), "direction");
   return rule;
 }

@@ -22,7 +22,10 @@ using Selection = std::map<std::string, ColumnMatch>;
 // The rule kinds (kRuleKinds lists them):
 //   within    every selected row (aggregate: each), their mean (aggregate: mean) or some row
 //             (aggregate: any: "a setting exists where ...") of `column` lies in [min, max], or
-//             within `tolerance` of `value` or of `reference_column`;
+//             within `tolerance` of `value` or of `reference_column`; aggregate: best: the mean
+//             of `column` per setting (a tuple of the `by` columns' values, a list; the seeds of
+//             a setting averaged), and the LARGEST of these means lies in the range (a paper's
+//             headline at its best setting);
 //   ordering  mean of `column` over `higher` exceeds the mean over `lower` by more than `margin`;
 //   ratio     mean over `higher` / mean over `lower` lies in [min, max];
 //   monotone  the means of `column` per value of `by` rise (or fall) with it, in each group of
@@ -32,7 +35,17 @@ using Selection = std::map<std::string, ColumnMatch>;
 //   max_gap   in each setting (a tuple of the `by` columns' values that both sides hold), the mean
 //             of `column` over `higher` minus the best mean of a competitor of `lower` (a value
 //             of the `over` column); the largest of these gaps lies in [min, max] ("improves by
-//             up to N points over the best existing method").
+//             up to N points over the best existing method");
+//   matched   at matched utility: each setting of `higher` (a tuple of the `by` columns, seeds
+//             averaged) reaches utility u (mean `utility_column`) and value v (mean `column`); each
+//             competitor (a value of the `over` column among `lower`) has points (utility, value),
+//             one per its settings (seeds averaged; equal utilities averaged), sorted by utility,
+//             and its value at u is the linear interpolation between the two points enclosing u.
+//             A setting wins when v beats every competitor's value there by more than `margin`
+//             (`better: lower`, e.g. a recovery rate, or `better: higher`); a competitor whose
+//             utility range does not cover u is never extrapolated and the setting does not win.
+//             Holds when every setting of higher wins (aggregate: each, the default) or some
+//             setting does (aggregate: any).
 struct Rule {
   std::string kind;
   std::string column;
@@ -40,21 +53,24 @@ struct Rule {
   // within
   std::optional<double> value, tolerance, min, max;
   std::string reference_column;
-  std::string aggregate = "each";  // each | mean | any
+  std::string aggregate = "each";  // each | mean | any | best (within); each | any (matched)
   // ordering, ratio
   Selection higher, lower;
   double margin = 0;
   // monotone
-  std::string by;  // max_gap: by_columns instead (`by` is a list there)
+  std::string by;  // max_gap, matched, within: by_columns instead (`by` is a list there)
   std::string direction;  // increasing | decreasing
   std::vector<std::string> group_by;
   double slack = 0;
   // bound
   std::optional<double> at_most, at_least;
   std::string at_most_column;
-  // max_gap (also higher, lower, min, max)
+  // max_gap (also higher, lower, min, max), matched, within with aggregate best
   std::vector<std::string> by_columns;  // the setting columns
   std::string over;                     // the column naming the competitor
+  // matched (also higher, lower, by_columns, over, margin, aggregate)
+  std::string utility_column;  // the utility the sides are matched at
+  std::string better;          // lower | higher: which values of `column` win
 };
 
 extern const std::vector<std::string> kRuleKinds;

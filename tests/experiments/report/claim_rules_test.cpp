@@ -318,3 +318,139 @@ TEST_CASE("a rule naming a column or rows the results lack is one error naming t
   r.where = {{"epsilon", ColumnMatch{{}, 100.0, std::nullopt}}};
   CHECK_FALSE(evaluate_rule(r, kAgrees, "c", "x.h5").holds);
 }
+
+namespace {
+
+// ObfusLM-like rows: ours at eps 1 and 3, two competitors at their own eps, two seeds each;
+// `acc` is the utility matched on, `top1` the attack's success (lower is better).
+ResultsTable matched_table() {
+  ResultsTable t;
+  std::vector<std::string> method, status;
+  std::vector<double> eps, acc, top1;
+  std::vector<std::int64_t> seed;
+  // Each setting's two seeds: utilities u - d and u + d, values v - d and v + d (means u, v).
+  const auto add = [&](const std::string& m, double e, double u, double v, double d) {
+    for (int s = 0; s < 2; ++s) {
+      method.push_back(m);
+      status.push_back("ok");
+      eps.push_back(e);
+      seed.push_back(s + 1);
+      acc.push_back(s == 0 ? u - d : u + d);
+      top1.push_back(s == 0 ? v - d : v + d);
+    }
+  };
+  add("ours", 1, 0.71, 0.11, 0.01);
+  add("ours", 3, 0.74, 0.50, 0.01);
+  // gaussian's points (0.60, 0.2), (0.70, 0.4), (0.80, 0.9): 0.45 at 0.71, 0.6 at 0.74. Its eps
+  // are not in the order of its utilities: in eps order 0.71 would fall between (0.60, 0.2) and
+  // (0.80, 0.9), giving 0.585.
+  add("gaussian", 10, 0.70, 0.40, 0.02);
+  add("gaussian", 30, 0.60, 0.20, 0.02);
+  add("gaussian", 100, 0.80, 0.90, 0.02);
+  // laplace's points (0.65, 0.3), (0.72, 0.5): 0.3 + 0.2 * 6/7 = 0.471 at 0.71; 0.74 is beyond
+  // them (a straight line through the last two would give 0.557, above ours' 0.5).
+  add("laplace", 10, 0.65, 0.30, 0.01);
+  add("laplace", 30, 0.72, 0.50, 0.01);
+  t.columns = {{"seed", seed}, {"status", status}, {"method", method}, {"epsilon", eps}, {"acc", acc}, {"top1", top1}};
+  return t;
+}
+
+Rule matched_rule() {
+  Rule r = rule_of("matched", "top1");
+  r.by_columns = {"epsilon"};
+  r.over = "method";
+  r.utility_column = "acc";
+  r.better = "lower";
+  r.higher = {{"method", one("ours")}};
+  r.lower = {{"method", ColumnMatch{{"gaussian", "laplace"}, std::nullopt, std::nullopt}}};
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("rule matched: each competitor interpolated at the utility ours reaches, seeds averaged", "[report]") {
+  const ResultsTable table = matched_table();
+  Rule r = matched_rule();
+  r.higher["epsilon"] = one("1");
+  RuleOutcome outcome = evaluate_rule(r, table, "w", "x.h5");
+  CHECK(outcome.holds);
+  // Ours at eps 1: 0.11 at utility 0.71 (the mean of 0.70 and 0.72); gaussian between its points
+  // at 0.70 and 0.80 (sorted by utility, not by eps), laplace between 0.65 and 0.72.
+  CHECK_THAT(outcome.ours, Contains("method ours: epsilon 1: 0.11 at acc 0.71 (2 seeds) against gaussian 0.45 laplace 0.471 (beats all)"));
+  CHECK_THAT(outcome.detail, Contains("every setting of epsilon 1, method ours below every method at matched acc by more than 0"));
+  CHECK_THAT(outcome.detail, Contains("(1 of 1 settings; interpolated, never extrapolated): yes"));
+  // The margin: gaussian's 0.45 - 0.11 = 0.34 is the smallest gain.
+  r.margin = 0.33;
+  CHECK(evaluate_rule(r, table, "w", "x.h5").holds);
+  CHECK(verdict(claim_with(r), table) == "REPRODUCED");
+  r.margin = 0.35;
+  CHECK_FALSE(evaluate_rule(r, table, "w", "x.h5").holds);
+  CHECK(verdict(claim_with(r), table) == "REFUTED");
+  // better: higher turns the comparison round.
+  r.margin = 0;
+  r.better = "higher";
+  CHECK_FALSE(evaluate_rule(r, table, "w", "x.h5").holds);
+  CHECK_THAT(evaluate_rule(r, table, "w", "x.h5").detail, Contains("above every method"));
+}
+
+TEST_CASE("rule matched: a utility outside a competitor's range is not covered, never extrapolated", "[report]") {
+  const ResultsTable table = matched_table();
+  Rule r = matched_rule();
+  r.higher["epsilon"] = one("3");
+  // Ours at eps 3: 0.5 at 0.74. gaussian there: 0.6 (beaten); laplace reaches 0.72 at most.
+  RuleOutcome outcome = evaluate_rule(r, table, "w", "x.h5");
+  CHECK_FALSE(outcome.holds);
+  CHECK_THAT(outcome.ours,
+             Contains("epsilon 3: 0.5 at acc 0.74 (2 seeds) against gaussian 0.6 laplace not covered (its acc spans "
+                      "[0.65, 0.72]) (does not beat all)"));
+  // Without laplace, gaussian covers 0.74 and is beaten.
+  Rule gaussian_only = r;
+  gaussian_only.lower = {{"method", one("gaussian")}};
+  CHECK(evaluate_rule(gaussian_only, table, "w", "x.h5").holds);
+  // Both settings: each needs both; any needs one.
+  r.higher = {{"method", one("ours")}};
+  outcome = evaluate_rule(r, table, "w", "x.h5");
+  CHECK_FALSE(outcome.holds);
+  CHECK_THAT(outcome.detail, Contains("(1 of 2 settings; interpolated, never extrapolated): no"));
+  r.aggregate = "any";
+  CHECK(evaluate_rule(r, table, "w", "x.h5").holds);
+  CHECK_THAT(evaluate_rule(r, table, "w", "x.h5").detail, Contains("some setting of method ours"));
+  // A column the table lacks is named.
+  r.utility_column = "accuracy";
+  CHECK_THROWS_WITH(evaluate_rule(r, table, "claims.yaml, claim c1", "results/x.h5"),
+                    Contains("claims.yaml, claim c1: column 'accuracy' is not in results/x.h5"));
+}
+
+TEST_CASE("rule within, aggregate best: the largest mean over settings (seeds averaged) in the range", "[report]") {
+  // Setting eps 1: rows 0.95 and 0.80 (mean 0.875); eps 2: 0.90 and 0.90 (mean 0.90); eps 5:
+  // 0.5 and 0.6. The best setting is eps 2, though the largest single row is eps 1's 0.95.
+  ResultsTable t;
+  t.columns = {{"seed", std::vector<std::int64_t>{1, 2, 1, 2, 1, 2}},
+               {"status", std::vector<std::string>(6, "ok")},
+               {"epsilon", std::vector<double>{1, 1, 2, 2, 5, 5}},
+               {"psr", std::vector<double>{0.95, 0.80, 0.90, 0.90, 0.5, 0.6}}};
+  Rule r = rule_of("within", "psr");
+  r.aggregate = "best";
+  r.by_columns = {"epsilon"};
+  r.min = 0.89;
+  r.max = 0.91;
+  RuleOutcome outcome = evaluate_rule(r, t, "w", "x.h5");
+  CHECK(outcome.holds);
+  CHECK_THAT(outcome.ours, Contains("best setting (epsilon 2): 0.9 ± 0 [0.9, 0.9] (2 rows, 2 seeds); 3 settings, 6 rows"));
+  CHECK(outcome.detail == "largest setting mean in [0.89, 0.91]: yes");
+  CHECK(verdict(claim_with(r), t) == "REPRODUCED");
+  // The best single row (0.95) or the mean of all rows (0.775) would fall outside.
+  r.min = 0.94;
+  r.max = 0.96;
+  CHECK_FALSE(evaluate_rule(r, t, "w", "x.h5").holds);
+  r.min = 0.7;
+  r.max = 0.8;
+  CHECK_FALSE(evaluate_rule(r, t, "w", "x.h5").holds);
+  CHECK(evaluate_rule(r, t, "w", "x.h5").detail == "largest setting mean in [0.7, 0.8]: no");
+  // A value and tolerance is a range too.
+  r.min.reset();
+  r.max.reset();
+  r.value = 0.9;
+  r.tolerance = 0.005;
+  CHECK(evaluate_rule(r, t, "w", "x.h5").holds);
+}

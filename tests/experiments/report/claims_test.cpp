@@ -74,7 +74,7 @@ TEST_CASE("a bad claims file: one error naming the file and the claim", "[report
   CHECK_THAT(error_of(replaced(kGood, "    where: Thm 5.1", "    where: Thm 5.1\n    tolerence: 1")),
              Contains(path + ", claim c1: unknown key 'tolerence'"));
   CHECK_THAT(error_of(replaced(kGood, "kind: within", "kind: between")),
-             Contains(path + ", claim c1, rule: unknown rule kind 'between'; valid: within, ordering, ratio, monotone, bound, max_gap"));
+             Contains(path + ", claim c1, rule: unknown rule kind 'between'; valid: within, ordering, ratio, monotone, bound, max_gap, matched"));
   CHECK_THAT(error_of(replaced(kGood, "value: 1, tolerance: 1.0e-5", "value: 1")),
              Contains(path + ", claim c1, rule: rule within with value or reference_column needs tolerance"));
   CHECK_THAT(error_of(replaced(kGood, "column: mean_norm_ratio, ", "")),
@@ -128,6 +128,61 @@ TEST_CASE("a max_gap rule: by, over, higher and lower read; a missing or foreign
   // One setting column may be written alone.
   write_file(path, replaced(good, "by: [dp.epsilon, alpha]", "by: dp.epsilon"));
   CHECK((load_claims_file(path, root).claims.at(0).rule->by_columns == std::vector<std::string>{"dp.epsilon"}));
+}
+
+TEST_CASE("a matched rule and within's aggregate best: their keys read; a missing or foreign key refused", "[report]") {
+  TempDir dir("embpriv_claims_matched_test");
+  const std::string root = source_dir(), path = dir / "matched.yaml";
+  const std::string old_rule =
+      "rule: {kind: within, column: mean_norm_ratio, value: 1, tolerance: 1.0e-5, where: {mechanism_name: vmf_tangent}}";
+  const std::string good = replaced(
+      kGood, old_rule,
+      "rule: {kind: matched, column: stream_top1_recovery, utility_column: sentiment_accuracy_obfuscated,\n"
+      "           better: lower, by: [obfuscation.k, obfuscation.epsilon], over: obfuscation.method, margin: 0.05,\n"
+      "           higher: {obfuscation.method: obfuslm}, lower: {obfuscation.method: [gaussian, vmf]}}");
+  write_file(path, good);
+  const Rule rule = *load_claims_file(path, root).claims.at(0).rule;
+  CHECK(rule.kind == "matched");
+  CHECK(rule.utility_column == "sentiment_accuracy_obfuscated");
+  CHECK(rule.better == "lower");
+  CHECK((rule.by_columns == std::vector<std::string>{"obfuscation.k", "obfuscation.epsilon"}));
+  CHECK(rule.over == "obfuscation.method");
+  CHECK(rule.margin == 0.05);
+  CHECK(rule.aggregate == "each");
+  const auto error_of = [&](const std::string& text) { return load_error(path, root, text); };
+  const std::string rule_at = path + ", claim c1, rule: ";
+  CHECK_THAT(error_of(replaced(good, "utility_column: sentiment_accuracy_obfuscated,", "")),
+             Contains(rule_at + "rule matched needs utility_column (what is matched)"));
+  CHECK_THAT(error_of(replaced(good, "better: lower, ", "")),
+             Contains(rule_at + "rule matched needs better: lower or higher, got ''"));
+  CHECK_THAT(error_of(replaced(good, "better: lower", "better: less")),
+             Contains(rule_at + "rule matched needs better: lower or higher, got 'less'"));
+  CHECK_THAT(error_of(replaced(good, "by: [obfuscation.k, obfuscation.epsilon], ", "")),
+             Contains(rule_at + "rule matched needs by (the setting columns, a list)"));
+  CHECK_THAT(error_of(replaced(good, "over: obfuscation.method, ", "")),
+             Contains(rule_at + "rule matched needs over (the column naming the competitor)"));
+  CHECK_THAT(error_of(replaced(good, "higher: {obfuscation.method: obfuslm}, ", "")),
+             Contains(rule_at + "rule matched needs higher and lower (row selections)"));
+  CHECK_THAT(error_of(replaced(good, "margin: 0.05", "margin: 0.05, aggregate: mean")),
+             Contains(rule_at + "rule matched: aggregate must be each or any, got 'mean'"));
+  CHECK_THAT(error_of(replaced(good, "margin: 0.05", "margin: 0.05, min: 0.1")),
+             Contains(rule_at + "'min/max' does not apply to rule kind matched"));
+  CHECK_THAT(error_of(replaced(good, "kind: matched", "kind: max_gap")),
+             Contains(rule_at + "'utility_column/better' does not apply to rule kind max_gap"));
+
+  // within, aggregate best: by is the setting columns; without best, by is refused.
+  const std::string best = replaced(
+      kGood, old_rule, "rule: {kind: within, column: psr, min: 0.85, max: 0.95, aggregate: best, by: [dp.epsilon, alpha]}");
+  write_file(path, best);
+  const Rule best_rule = *load_claims_file(path, root).claims.at(0).rule;
+  CHECK(best_rule.aggregate == "best");
+  CHECK((best_rule.by_columns == std::vector<std::string>{"dp.epsilon", "alpha"}));
+  CHECK_THAT(error_of(replaced(best, ", by: [dp.epsilon, alpha]", "")),
+             Contains(rule_at + "aggregate best needs by (the setting columns, a list)"));
+  CHECK_THAT(error_of(replaced(best, "aggregate: best", "aggregate: each")),
+             Contains(rule_at + "'by' applies to rule within only with aggregate best"));
+  CHECK_THAT(error_of(replaced(best, "aggregate: best", "aggregate: top")),
+             Contains(rule_at + "aggregate must be each, mean, any or best, got 'top'"));
 }
 
 TEST_CASE("embpriv report: a bad claims file or a column the results lack exits 2 naming it, writes nothing",
