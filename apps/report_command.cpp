@@ -21,7 +21,9 @@ ReportCommand::ReportCommand(CLI::App& app) {
   command_->add_option("--results", results_,
                        "Folder of results files, NAME.h5 per config (default: build/test-results at --scale ci, "
                        "results at --scale paper)");
-  command_->add_option("--out", out_, "The report (markdown), written atomically")->capture_default_str();
+  command_->add_option("--out", out_,
+                       "The report (markdown), written atomically (default: docs/reproduction.md at --scale ci, "
+                       "docs/reproduction_paper.md at --scale paper)");
   command_->add_option("--html", html_,
                        "Also write the report as one self-contained HTML page, with the figures written beside "
                        "each results file (default: none)");
@@ -40,12 +42,14 @@ int ReportCommand::run(const MechanismRegistry& mechanisms, std::ostream& out, s
     return plan_run(config, {}, default_experiment_registry(), mechanisms).config_hash;
   };
   EMBPRIV_CHECK(!check_ || options.scale == ReportScale::ci, "--check compares the CI verdicts: use it with --scale ci");
+  const std::string out_path =
+      !out_.empty() ? out_ : options.scale == ReportScale::ci ? "docs/reproduction.md" : "docs/reproduction_paper.md";
   const Report report = build_report(options);
   const std::string commit = git_commit();
-  write_file_atomically(out_, render_markdown(report, commit));
+  write_file_atomically(out_path, render_markdown(report, commit));
   if (!html_.empty()) write_file_atomically(html_, render_html(report, commit));
   out << "report: " << report.rows.size() << " claims from " << report.files.size() << " files, results in "
-      << report.options.results_folder << ", into " << out_ << (html_.empty() ? "" : " and " + html_) << "\n";
+      << report.options.results_folder << ", into " << out_path << (html_.empty() ? "" : " and " + html_) << "\n";
   for (const auto& [paper, counts] : verdict_counts(report)) {
     out << "  " << paper << ":";
     for (const auto& [verdict, count] : counts) {

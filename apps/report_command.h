@@ -23,7 +23,7 @@ class ReportCommand {
 
  private:
   CLI::App* command_ = nullptr;
-  std::string scale_ = "ci", claims_ = "configs/claims", results_, out_ = "docs/reproduction.md", html_, root_ = ".";
+  std::string scale_ = "ci", claims_ = "configs/claims", results_, out_, html_, root_ = ".";
   bool check_ = false;
 };
 

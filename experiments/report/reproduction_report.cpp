@@ -212,7 +212,8 @@ std::string render_markdown(const Report& report, const std::string& report_comm
      << (ci ? "CI" : "paper") << "** — the "
      << (ci ? "small configs of `configs/ci/` that `make test` runs (results in build/test-results/); a verdict "
               "here is what those few rows show, not what the paper-size config would show. The paper-size "
-              "verdicts: run the configs named in the claims files, then `embpriv report --scale paper`."
+              "verdicts: run the configs named in the claims files, then `embpriv report --scale paper`, which "
+              "writes [docs/reproduction_paper.md](reproduction_paper.md) (the last one made is there)."
             : "configs named by each claim (results/NAME.h5). A results file counts only when its "
               "config_hash is the one its config gives today (as `embpriv run --resume` requires): one "
               "written by another config of the same name, or before a default changed, is NOT RUN.")
