@@ -27,22 +27,10 @@ Neighbours nearest_public_rows(const at::Tensor& rows, const at::Tensor& table, 
   return nearest_rows(rows, table, knn);
 }
 
-// The mean over the sentences `spans` of the ROUGE-L F1 of the best guesses against `flat`.
-double mean_rouge_l(const std::vector<std::int64_t>& flat, const std::vector<std::int64_t>& best,
-                    const std::vector<std::pair<std::size_t, std::size_t>>& spans) {
-  double sum = 0;
-  for (const auto& [begin, end] : spans) {
-    sum += rouge_l_f1(std::vector<std::int64_t>(flat.begin() + static_cast<std::ptrdiff_t>(begin),
-                                                flat.begin() + static_cast<std::ptrdiff_t>(end)),
-                      std::vector<std::int64_t>(best.begin() + static_cast<std::ptrdiff_t>(begin),
-                                                best.begin() + static_cast<std::ptrdiff_t>(end)));
-  }
-  return sum / static_cast<double>(std::max<std::size_t>(1, spans.size()));
-}
-
 }  // namespace
 
-at::Tensor attacked_sample(const at::Tensor& attacked, std::int64_t sample, std::uint64_t seed) {
+Recovery attack_obfuscated_rows(const ObfuscatedVocabulary& v, const at::Tensor& table, const at::Tensor& special,
+                                const at::Tensor& attacked, std::int64_t k, std::int64_t sample, std::uint64_t seed) {
   at::Tensor rows = attacked.to(at::kBool).nonzero().squeeze(1);
   EMBPRIV_CHECK(rows.numel() > 0, "obfuslm: no vocabulary row to attack");
   if (rows.numel() > sample) {
@@ -58,24 +46,10 @@ at::Tensor attacked_sample(const at::Tensor& attacked, std::int64_t sample, std:
     std::sort(all.begin(), all.end());
     rows = at::tensor(all, at::kLong);
   }
-  return rows;
-}
-
-Recovery attack_obfuscated_rows(const ObfuscatedVocabulary& v, const at::Tensor& table, const at::Tensor& special,
-                                const at::Tensor& attacked, std::int64_t k, std::int64_t sample, std::uint64_t seed) {
-  const at::Tensor rows = attacked_sample(attacked, sample, seed);
   // The server holds row pi[t] = token t's obfuscated row; the truth of that row is t.
   const Neighbours guesses =
       nearest_public_rows(v.server_embedding.index_select(0, v.encode(rows)), table, special, k);
   return {top_k_recovery(rows, guesses.indices, 1), top_k_recovery(rows, guesses.indices, k), 0};
-}
-
-Recovery attack_perturbed_rows(const at::Tensor& truth, const at::Tensor& perturbed, const at::Tensor& table,
-                               const at::Tensor& special, std::int64_t k) {
-  EMBPRIV_CHECK(truth.numel() == perturbed.size(0), "obfuslm: " << truth.numel() << " tokens but "
-                                                                << perturbed.size(0) << " perturbed rows");
-  const Neighbours guesses = nearest_public_rows(perturbed, table, special, k);
-  return {top_k_recovery(truth, guesses.indices, 1), top_k_recovery(truth, guesses.indices, k), 0};
 }
 
 Recovery attack_token_stream(const ObfuscatedVocabulary& v, const at::Tensor& table, const at::Tensor& special,
@@ -90,20 +64,15 @@ Recovery attack_token_stream(const ObfuscatedVocabulary& v, const at::Tensor& ta
   const at::Tensor per_token = guesses.indices.index_select(0, position);
   const at::Tensor counted = ~special.to(at::kBool).index_select(0, truth);
   Recovery r{top_k_recovery(truth, per_token, 1, counted), top_k_recovery(truth, per_token, k, counted), 0};
-  r.rouge_l = mean_rouge_l(flat, to_vector(per_token.select(1, 0)), spans);
+  const std::vector<std::int64_t> best = to_vector(per_token.select(1, 0));
+  for (const auto& [begin, end] : spans) {
+    r.rouge_l += rouge_l_f1(std::vector<std::int64_t>(flat.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                      flat.begin() + static_cast<std::ptrdiff_t>(end)),
+                            std::vector<std::int64_t>(best.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                      best.begin() + static_cast<std::ptrdiff_t>(end)));
+  }
+  r.rouge_l /= static_cast<double>(std::max<std::size_t>(1, spans.size()));
   return r;
-}
-
-Recovery attack_perturbed_stream(const at::Tensor& perturbed, const at::Tensor& table, const at::Tensor& special,
-                                 std::int64_t k, const std::vector<std::int64_t>& flat,
-                                 const std::vector<std::pair<std::size_t, std::size_t>>& spans) {
-  EMBPRIV_CHECK(!flat.empty(), "obfuslm: the token stream is empty");
-  const at::Tensor truth = at::tensor(flat, at::kLong);
-  // Every occurrence is a row of its own: no id ties two occurrences of a token together.
-  const Neighbours guesses = nearest_public_rows(perturbed, table, special, k);
-  const at::Tensor counted = ~special.to(at::kBool).index_select(0, truth);
-  return {top_k_recovery(truth, guesses.indices, 1, counted), top_k_recovery(truth, guesses.indices, k, counted),
-          mean_rouge_l(flat, to_vector(guesses.indices.select(1, 0)), spans)};
 }
 
 AnonymityGame anonymity_game(const ObfuscatedVocabulary& v, const at::Tensor& table, const ObfuscationOptions& options,

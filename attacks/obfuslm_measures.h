@@ -12,7 +12,6 @@
 
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "mechanisms/obfuslm/vocabulary_obfuscator.h"
@@ -31,25 +30,10 @@ struct Recovery {
 Recovery attack_obfuscated_rows(const ObfuscatedVocabulary& v, const at::Tensor& table, const at::Tensor& special,
                                 const at::Tensor& attacked, std::int64_t k, std::int64_t sample, std::uint64_t seed);
 
-// The rows (a) attacks: those marked in `attacked` (bool [V]), or a seeded sample of `sample` of
-// them (sorted ids) when there are more.
-at::Tensor attacked_sample(const at::Tensor& attacked, std::int64_t sample, std::uint64_t seed);
-
-// (a) for a baseline mechanism (no shuffle, no shared table): `perturbed` [N, d] rows whose
-// tokens are `truth` [N], each mapped to its nearest public row.
-Recovery attack_perturbed_rows(const at::Tensor& truth, const at::Tensor& perturbed, const at::Tensor& table,
-                               const at::Tensor& special, std::int64_t k);
-
 // (b) the stream `flat` (token ids, sentence spans [begin, end)) as the server receives it.
 Recovery attack_token_stream(const ObfuscatedVocabulary& v, const at::Tensor& table, const at::Tensor& special,
                              std::int64_t k, const std::vector<std::int64_t>& flat,
                              const std::vector<std::pair<std::size_t, std::size_t>>& spans);
-
-// (b) for a baseline mechanism: `perturbed` [tokens, d] holds every occurrence of `flat`
-// perturbed on its own, each attacked on its own.
-Recovery attack_perturbed_stream(const at::Tensor& perturbed, const at::Tensor& table, const at::Tensor& special,
-                                 std::int64_t k, const std::vector<std::int64_t>& flat,
-                                 const std::vector<std::pair<std::size_t, std::size_t>>& spans);
 
 struct AnonymityGame {
   std::int64_t pairs = 0;

@@ -3,7 +3,7 @@
 # test requires the fixtures it reads and gets their paths as EMBPRIV_<CONFIG>=file.
 set(EMBPRIV_TEST_RESULTS ${CMAKE_BINARY_DIR}/test-results)
 set(ci_results perturbation_small obfuslm_small privateai_small privateai_ablation_small inversion_small
-    mia_small audit_small obfuslm_baselines_small)
+    mia_small audit_small)
 foreach(name ${ci_results})
   add_test(NAME notebook_results_${name}
            COMMAND $<TARGET_FILE:embpriv> run ${CMAKE_SOURCE_DIR}/configs/ci/${name}.yaml

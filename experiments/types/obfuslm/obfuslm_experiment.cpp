@@ -4,13 +4,11 @@
 
 #include <chrono>
 #include <cmath>
-#include <memory>
 #include <sstream>
 
 #include "attacks/obfuslm_measures.h"
 #include "core/rng.h"
 #include "data/tables/data_paths.h"
-#include "experiments/engine/config_document.h"
 #include "experiments/types/obfuslm/obfuslm_classification.h"
 #include "experiments/types/obfuslm/obfuslm_classification_keys.h"
 #include "experiments/types/obfuslm/obfuslm_keys.h"
@@ -21,9 +19,6 @@
 #include "experiments/types/shared/vocabulary_memory.h"
 #include "metrics/similarity.h"
 #include "experiments/types/shared/data_keys.h"
-#include "mechanisms/gaussian.h"
-#include "mechanisms/laplace.h"
-#include "mechanisms/vmf.h"
 
 namespace embpriv {
 namespace {
@@ -35,9 +30,6 @@ struct ObfuslmSettings {
   std::int64_t generate;
   std::string prompt;
   obfuslm_key::Task task;  // vocabulary | classification (experiments/types/obfuslm/obfuslm_classification.h)
-  obfuslm_key::Method method;  // obfuslm, or a baseline mechanism (obfuslm_keys.h)
-  obfuslm_key::Draw draw;      // the baseline's noise: per occurrence or per vocabulary row
-  double clip_norm, delta, beta;  // the baseline's keys
 };
 
 ObfuslmSettings read_settings(const YAML::Node& c) {
@@ -54,39 +46,7 @@ ObfuslmSettings read_settings(const YAML::Node& c) {
   s.options.normalization = kNormalization(c);
   s.options.order = kOrder(c);
   s.task = obfuslm_key::kTask(c);
-  s.method = kMethod(c);
-  s.draw = kDraw(c);
-  s.clip_norm = kClipNorm(c);
-  s.delta = kDelta(c);
-  s.beta = kBeta(c);
   return s;
-}
-
-// The baseline's mechanism at obfuscation.epsilon, built by its own constructor (which checks
-// every parameter); one error naming the key that is wrong.
-std::unique_ptr<Mechanism> baseline_mechanism(const ObfuslmSettings& s) {
-  using obfuslm_key::Method;
-  const std::string& method = obfuslm_key::kMethod.path();
-  const std::string name = obfuslm_key::kMethod.name_of(s.method);
-  EMBPRIV_ASSERT(s.method != Method::obfuslm, "baseline_mechanism called for method obfuslm");
-  if (s.task != obfuslm_key::Task::vocabulary) {
-    throw ConfigError(method, method + ": " + name + " is a baseline of task vocabulary only; task classification "
-                                                     "runs ObfusLM (obfuslm)");
-  }
-  if ((s.method == Method::gaussian || s.method == Method::laplace) && !(s.clip_norm > 0)) {
-    const std::string& clip = obfuslm_key::kClipNorm.path();
-    throw ConfigError(clip, clip + ": method " + name +
-                                " clips every row to norm C before adding noise: set C > 0 (it is never implicit)");
-  }
-  try {
-    if (s.method == Method::gaussian) {
-      return std::make_unique<GaussianMechanism>(s.options.epsilon, s.delta, s.clip_norm, GaussianCalibration::analytic);
-    }
-    if (s.method == Method::laplace) return std::make_unique<LaplaceMechanism>(s.options.epsilon, s.clip_norm);
-    return std::make_unique<VmfMechanism>(s.options.epsilon, s.beta);
-  } catch (const Error& e) {
-    throw ConfigError(method, method + " " + name + ": " + e.what());
-  }
 }
 
 // The table's identity in cluster keys: the GloVe file and word count, or the model file.
@@ -100,9 +60,7 @@ ConfigKeys obfuslm_keys() {
       vocabulary_key::kVocabulary.with_help("stories260k (the llama2.c model's 512 tokens) or glove"),
       vocabulary_key::kModel, vocabulary_key::kTokenizer, vocabulary_key::kGlove, obfuslm_key::kGloveWords,
       vocabulary_key::kSentences.with_help("the client's private text (stream attack)"), vocabulary_key::kMaxSentences,
-      obfuslm_key::kMethod, obfuslm_key::kK, obfuslm_key::kEpsilon, obfuslm_key::kThreshold,
-      obfuslm_key::kNormalization, obfuslm_key::kOrder, obfuslm_key::kDraw, obfuslm_key::kClipNorm, obfuslm_key::kDelta,
-      obfuslm_key::kBeta,
+      obfuslm_key::kK, obfuslm_key::kEpsilon, obfuslm_key::kThreshold, obfuslm_key::kNormalization, obfuslm_key::kOrder,
       vocabulary_key::kK.with_help("guesses per row (top-1 and top-k recovery)"), obfuslm_key::kVocabularySample,
       obfuslm_key::kAnonymityClusters, obfuslm_key::kAnonymityTrials, obfuslm_key::kConfidence,
       vocabulary_key::kTrainSentences.with_help(
@@ -233,88 +191,6 @@ PointResult point_result(const ObfuslmSettings& s, const InversionData& data, co
   return result;
 }
 
-// A baseline (obfuscation.method gaussian, laplace or vmf): no shuffle; the client perturbs every
-// token occurrence's row on its own, as a per-vector mechanism is used (type inversion), or with
-// obfuscation.draw vocabulary every row once (each occurrence sends its token's noisy row, as
-// ObfusLM's table is obfuscated once), and the server runs the same attacks: KNN of one perturbed occurrence of
-// each sampled vocabulary row (the rows ObfusLM's (a) samples, from the same stream), and of
-// every occurrence of the sentences (b). Utility: the same sentiment probe, trained on perturbed
-// training sentences and tested on the perturbed stream. The columns of ObfusLM's clusters,
-// weights and anonymity game, and the language model's (stories260k), are NaN.
-PointResult run_baseline_point(const PointInput& input, const ObfuslmSettings& s) {
-  const std::unique_ptr<Mechanism> mechanism = baseline_mechanism(s);
-  input.phases.start("load");
-  const InversionData& data = load_inversion_data(s.data, input.cache);
-  const PrivateText text = encode_sentences(data, s.data, data.sentences, static_cast<std::size_t>(s.data.max_sentences));
-  const GridPoint& point = input.point;
-  const at::Tensor& table = text.table;
-  at::Tensor attacked = ~text.special;  // as server_attacks: no special or byte-fallback row
-  for (std::size_t id = 0; id < data.byte_tokens.size(); ++id) {
-    if (data.byte_tokens[id]) attacked[static_cast<std::int64_t>(id)] = false;
-  }
-
-  input.phases.start("perturb");
-  const at::Tensor rows =
-      attacked_sample(attacked, s.attack.vocabulary_sample, derive_seed(point.seed, point.point_id, "attack_sample"));
-  const at::Tensor clean_rows = table.index_select(0, rows);
-  const at::Tensor stream_ids = at::tensor(text.flat, at::kLong);
-  // draw vocabulary: the whole table perturbed once, each row from its own generator.
-  const bool per_row = s.draw == obfuslm_key::Draw::vocabulary;
-  const at::Tensor noisy_table =
-      per_row ? mechanism->perturb(table, RandomStream{derive_seed(point.seed, point.point_id, "baseline_table"), 0})
-              : at::Tensor();
-  const at::Tensor noisy_rows =
-      per_row ? noisy_table.index_select(0, rows)
-              : mechanism->perturb(clean_rows, RandomStream{derive_seed(point.seed, point.point_id, "baseline_rows"), 0});
-  const at::Tensor noisy_stream =
-      per_row ? noisy_table.index_select(0, stream_ids)
-              : mechanism->perturb(table.index_select(0, stream_ids),
-                                   RandomStream{derive_seed(point.seed, point.point_id, "baseline_stream"), 0});
-
-  input.phases.start("attack");
-  const Recovery vocabulary = attack_perturbed_rows(rows, noisy_rows, table, text.special, s.data.k);
-  const Recovery stream = attack_perturbed_stream(noisy_stream, table, text.special, s.data.k, text.flat, text.spans);
-
-  input.phases.start("sentiment_utility");
-  const double nan = std::nan("");
-  SentimentAccuracy sentiment{nan, nan, nan};
-  if (data.glove && !data.train_sentences.empty()) {
-    const PrivateText train = encode_sentences(data, s.data, data.train_sentences, data.train_sentences.size());
-    const at::Tensor noisy_train =
-        per_row ? noisy_table.index_select(0, at::tensor(train.flat, at::kLong))
-                : mechanism->perturb(token_rows(train),
-                                     RandomStream{derive_seed(point.seed, point.point_id, "baseline_train"), 0});
-    sentiment = sentiment_accuracy(train, noisy_train, text, noisy_stream);
-  }
-  input.phases.stop();
-
-  const auto mean = [](const std::vector<double>& values) {
-    double sum = 0;
-    for (double value : values) sum += value;
-    return values.empty() ? std::nan("") : sum / static_cast<double>(values.size());
-  };
-  PointResult result;
-  result.set("epsilon", s.options.epsilon);
-  result.set("vocabulary_size", static_cast<double>(table.size(0)));
-  result.set("vocab_top1_recovery", vocabulary.top1);
-  result.set("vocab_topk_recovery", vocabulary.topk);
-  result.set("stream_top1_recovery", stream.top1);
-  result.set("stream_topk_recovery", stream.topk);
-  result.set("stream_rouge_l", stream.rouge_l);
-  result.set("mean_cosine", mean(row_cosines(clean_rows, noisy_rows)));
-  result.set("mean_norm_ratio", mean(row_norm_ratios(clean_rows, noisy_rows)));
-  result.set("sentiment_accuracy_clean", sentiment.clean);
-  result.set("sentiment_accuracy_obfuscated", sentiment.train_perturbed);
-  result.set("vocabulary", vocabulary_key::kVocabulary.name_of(s.data.vocabulary));
-  std::ostringstream headline;
-  headline.precision(3);
-  headline << obfuslm_key::kMethod.name_of(s.method) << " top1=" << vocabulary.top1
-           << " stream_rouge_l=" << stream.rouge_l;
-  if (data.glove) headline << " sentiment=" << sentiment.train_perturbed;
-  result.headline = headline.str();
-  return result;
-}
-
 class ObfuslmExperiment final : public ExperimentType {
  public:
   std::string name() const override { return "obfuslm"; }
@@ -325,7 +201,6 @@ class ObfuslmExperiment final : public ExperimentType {
 
   void check_point(const YAML::Node& config, const MechanismRegistry&) const override {
     const ObfuslmSettings s = read_settings(config);
-    if (s.method != obfuslm_key::Method::obfuslm) baseline_mechanism(s);
     if (s.task == obfuslm_key::Task::classification) return check_classification_point(config);
     std::vector<std::pair<std::string, std::string>> files = {{vocabulary_key::kSentences.path(), s.data.sentences}};
     if (s.data.vocabulary == Vocabulary::glove) {
@@ -443,9 +318,6 @@ class ObfuslmExperiment final : public ExperimentType {
     const ObfuslmSettings s = read_settings(input.config);
     if (s.task == obfuslm_key::Task::classification) {
       return with_unset_columns(run_classification_point(input, s.options), number_columns(), string_columns());
-    }
-    if (s.method != obfuslm_key::Method::obfuslm) {
-      return with_unset_columns(run_baseline_point(input, s), number_columns(), string_columns());
     }
     input.phases.start("load");
     const InversionData& data = load_inversion_data(s.data, input.cache);

@@ -15,40 +15,7 @@ namespace embpriv::obfuslm_key {
 inline const Key<std::int64_t> kGloveWords =
     integer_key("data.glove_words", 50000, "glove: the N most frequent words (0: all 341,479)").at_least(0);
 inline const Key<std::int64_t> kK = integer_key("obfuscation.k", 10, "EmbedCluster's cluster size").at_least(1);
-inline const Key<double> kEpsilon =
-    number_key("obfuscation.epsilon", "1.0", "WeightSynth's budget (a baseline method: the mechanism's epsilon)")
-        .above(0);
-// What perturbs the vocabulary: ObfusLM, or one of embpriv's per-vector mechanisms as a baseline
-// (issue 41, item 4): every token occurrence's row perturbed on its own at obfuscation.epsilon,
-// attacked by the same KNN and scored by the same sentiment probe. The ObfusLM keys (k,
-// threshold, normalization, order) are ignored by a baseline (their columns are NaN), the
-// baseline keys (clip_norm, delta, beta) by ObfusLM, as type obfuslm ignores classifier.* under
-// task vocabulary.
-enum class Method { obfuslm, gaussian, laplace, vmf };
-inline const ChoiceKey<Method> kMethod =
-    choice_key("obfuscation.method", Method::obfuslm,
-               {{Method::obfuslm, "obfuslm"}, {Method::gaussian, "gaussian"}, {Method::laplace, "laplace"},
-                {Method::vmf, "vmf"}},
-               "obfuslm, or a baseline: every row the client sends perturbed by that mechanism (obfuscation.draw) at "
-               "obfuscation.epsilon (task vocabulary only; no language-model utility)");
-// occurrence: fresh noise for every occurrence of a token (how a per-vector mechanism is used);
-// vocabulary: the table perturbed once, every occurrence of a token sending the same noisy row
-// (as ObfusLM's table is obfuscated once), so a classifier can learn the noisy rows.
-enum class Draw { occurrence, vocabulary };
-inline const ChoiceKey<Draw> kDraw =
-    choice_key("obfuscation.draw", Draw::occurrence, {{Draw::occurrence, "occurrence"}, {Draw::vocabulary, "vocabulary"}},
-               "a baseline's noise: occurrence (fresh for every token occurrence) or vocabulary (each row perturbed "
-               "once, reused by every occurrence)");
-inline const Key<double> kClipNorm =
-    number_key("obfuscation.clip_norm", "0",
-               "baseline gaussian (L2) and laplace (L1): the clipping norm C, required > 0 there (0: unset)")
-        .at_least(0);
-inline const Key<double> kDelta =
-    number_key("obfuscation.delta", "1.0e-5", "baseline gaussian: the delta of (eps, delta)-DP (analytic calibration)")
-        .above(0)
-        .below(1);
-inline const Key<double> kBeta =
-    number_key("obfuscation.beta", "1.0", "baseline vmf: kappa = eps / beta").above(0);
+inline const Key<double> kEpsilon = number_key("obfuscation.epsilon", "1.0", "WeightSynth's budget").above(0);
 inline const Key<double> kThreshold =
     number_key("obfuscation.threshold", "0.5", "beta: no row below the beta-quantile of the opener's similarities joins")
         .at_least(0)

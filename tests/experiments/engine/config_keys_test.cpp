@@ -78,16 +78,11 @@ data:
   sentences: sentiment/yelp.json     # the client's private text (stream attack)
   max_sentences: 300
 obfuscation:
-  method: obfuslm       # added with the baselines (issue 41, item 4), as draw, clip_norm, delta and beta
   k: 10                 # EmbedCluster's cluster size
   epsilon: 1.0          # WeightSynth's budget
   threshold: 0.5        # beta: no row below the beta-quantile of the opener's similarities joins
   normalization: sum    # sum (published code; default, docs/errata.md) | exp (the paper's text)
   order: index          # index | random: the order rows open clusters in
-  draw: occurrence
-  clip_norm: 0
-  delta: 1.0e-5
-  beta: 1.0
 attack:
   k: 5                  # guesses per row (top-1 and top-k recovery)
   vocabulary_sample: 5000   # obfuscated rows attacked (all when the vocabulary is smaller)
