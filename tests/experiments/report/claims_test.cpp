@@ -9,32 +9,15 @@
 #include "core/source_dir.h"
 #include "experiments/report/claims.h"
 #include "tests/test_binary.h"
+#include "tests/experiments/report/claims_fixture.h"
 #include "tests/test_temp_dir.h"
 
 using namespace embpriv;
 using Catch::Matchers::Contains;
+using embpriv::test::kOneClaim;
+using embpriv::test::replaced;
 
 namespace {
-
-const std::string kGood = R"(paper: vmf
-title: t
-paper_file: p.txt
-claims:
-  - id: c1
-    where: Thm 5.1
-    claim: norms kept
-    paper_value: "1"
-    config: configs/paper/vmf_cosine_table.yaml
-    ci_config: configs/ci/perturbation_small.yaml
-    rule: {kind: within, column: mean_norm_ratio, value: 1, tolerance: 1.0e-5, where: {mechanism_name: vmf_tangent}}
-    expected_ci: REPRODUCED
-)";
-
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
-}
 
 // The error of loading `text` written as the claims file `path` ("no error" when it loads).
 std::string load_error(const std::string& path, const std::string& root, const std::string& text) {
@@ -68,24 +51,24 @@ TEST_CASE("the project's claims files load, every config they name exists, ids a
 TEST_CASE("a bad claims file: one error naming the file and the claim", "[report]") {
   TempDir dir("embpriv_claims_test");
   const std::string root = source_dir(), path = dir / "bad.yaml";
-  write_file(path, kGood);
+  write_file(path, kOneClaim);
   CHECK(load_claims_file(path, root).claims.size() == 1);
   const auto error_of = [&](const std::string& text) { return load_error(path, root, text); };
-  CHECK_THAT(error_of(replaced(kGood, "    where: Thm 5.1", "    where: Thm 5.1\n    tolerence: 1")),
+  CHECK_THAT(error_of(replaced(kOneClaim, "    where: Thm 5.1", "    where: Thm 5.1\n    tolerence: 1")),
              Contains(path + ", claim c1: unknown key 'tolerence'"));
-  CHECK_THAT(error_of(replaced(kGood, "kind: within", "kind: between")),
+  CHECK_THAT(error_of(replaced(kOneClaim, "kind: within", "kind: between")),
              Contains(path + ", claim c1, rule: unknown rule kind 'between'; valid: within, ordering, ratio, monotone, bound, max_gap, matched"));
-  CHECK_THAT(error_of(replaced(kGood, "value: 1, tolerance: 1.0e-5", "value: 1")),
+  CHECK_THAT(error_of(replaced(kOneClaim, "value: 1, tolerance: 1.0e-5", "value: 1")),
              Contains(path + ", claim c1, rule: rule within with value or reference_column needs tolerance"));
-  CHECK_THAT(error_of(replaced(kGood, "column: mean_norm_ratio, ", "")),
+  CHECK_THAT(error_of(replaced(kOneClaim, "column: mean_norm_ratio, ", "")),
              Contains(path + ", claim c1, rule: missing key 'column'"));
-  CHECK_THAT(error_of(replaced(kGood, "vmf_cosine_table", "vmf_cosine_tabel")),
+  CHECK_THAT(error_of(replaced(kOneClaim, "vmf_cosine_table", "vmf_cosine_tabel")),
              Contains(path + ", claim c1: config 'configs/paper/vmf_cosine_tabel.yaml' does not exist"));
-  CHECK_THAT(error_of(replaced(kGood, "expected_ci: REPRODUCED", "expected_ci: HOLDS")),
+  CHECK_THAT(error_of(replaced(kOneClaim, "expected_ci: REPRODUCED", "expected_ci: HOLDS")),
              Contains(path + ", claim c1: expected_ci 'HOLDS' is not a verdict"));
-  CHECK_THAT(error_of(replaced(kGood, "    expected_ci: REPRODUCED\n", "")),
+  CHECK_THAT(error_of(replaced(kOneClaim, "    expected_ci: REPRODUCED\n", "")),
              Contains(path + ", claim c1: missing key 'expected_ci'"));
-  CHECK_THAT(error_of(kGood + kGood.substr(kGood.find("  - id"))), Contains(path + ", claim c1: the id is used twice"));
+  CHECK_THAT(error_of(kOneClaim + kOneClaim.substr(kOneClaim.find("  - id"))), Contains(path + ", claim c1: the id is used twice"));
 }
 
 TEST_CASE("a max_gap rule: by, over, higher and lower read; a missing or foreign key or min above max refused",
@@ -93,7 +76,7 @@ TEST_CASE("a max_gap rule: by, over, higher and lower read; a missing or foreign
   TempDir dir("embpriv_claims_gap_test");
   const std::string root = source_dir(), path = dir / "gap.yaml";
   const std::string good = replaced(
-      kGood, "rule: {kind: within, column: mean_norm_ratio, value: 1, tolerance: 1.0e-5, where: {mechanism_name: vmf_tangent}}",
+      kOneClaim, "rule: {kind: within, column: mean_norm_ratio, value: 1, tolerance: 1.0e-5, where: {mechanism_name: vmf_tangent}}",
       "rule: {kind: max_gap, column: psr, by: [dp.epsilon, alpha], over: method, min: 0.4, max: 0.6,\n"
       "           higher: {method: privateai}, lower: {method: [fedavg, fafl]}}");
   write_file(path, good);
@@ -136,7 +119,7 @@ TEST_CASE("a matched rule and within's aggregate best: their keys read; a missin
   const std::string old_rule =
       "rule: {kind: within, column: mean_norm_ratio, value: 1, tolerance: 1.0e-5, where: {mechanism_name: vmf_tangent}}";
   const std::string good = replaced(
-      kGood, old_rule,
+      kOneClaim, old_rule,
       "rule: {kind: matched, column: stream_top1_recovery, utility_column: sentiment_accuracy_obfuscated,\n"
       "           better: lower, by: [obfuscation.k, obfuscation.epsilon], over: obfuscation.method, margin: 0.05,\n"
       "           higher: {obfuscation.method: obfuslm}, lower: {obfuscation.method: [gaussian, vmf]}}");
@@ -172,7 +155,7 @@ TEST_CASE("a matched rule and within's aggregate best: their keys read; a missin
 
   // within, aggregate best: by is the setting columns; without best, by is refused.
   const std::string best = replaced(
-      kGood, old_rule, "rule: {kind: within, column: psr, min: 0.85, max: 0.95, aggregate: best, by: [dp.epsilon, alpha]}");
+      kOneClaim, old_rule, "rule: {kind: within, column: psr, min: 0.85, max: 0.95, aggregate: best, by: [dp.epsilon, alpha]}");
   write_file(path, best);
   const Rule best_rule = *load_claims_file(path, root).claims.at(0).rule;
   CHECK(best_rule.aggregate == "best");
@@ -193,14 +176,14 @@ TEST_CASE("embpriv report: a bad claims file or a column the results lack exits 
   const std::string out = dir / "report.md";
   const std::string args = "report --root " + std::string(source_dir()) + " --claims " + claims.string() +
                            " --results " + dir.path.string() + " --out " + out;
-  write_file((claims / "x.yaml").string(), replaced(kGood, "kind: within", "kind: between"));
+  write_file((claims / "x.yaml").string(), replaced(kOneClaim, "kind: within", "kind: between"));
   Outcome outcome = run_binary(args, Capture::errors);
   CHECK(outcome.code == 2);
   CHECK_THAT(outcome.output, Contains("x.yaml, claim c1, rule: unknown rule kind 'between'"));
   CHECK_FALSE(std::filesystem::exists(out));
 
   // A results file that lacks the column: the claim, the column and the file are named.
-  write_file((claims / "x.yaml").string(), replaced(kGood, "mean_norm_ratio", "mean_norm_ration"));
+  write_file((claims / "x.yaml").string(), replaced(kOneClaim, "mean_norm_ratio", "mean_norm_ration"));
   const std::string results = dir / "perturbation_small.h5";
   REQUIRE(run_binary("run " + std::string(source_dir()) + "/configs/ci/perturbation_small.yaml seeds=1 data.samples=20 --out " +
                      results + " --no-plot -q").code == 0);
@@ -210,11 +193,11 @@ TEST_CASE("embpriv report: a bad claims file or a column the results lack exits 
   CHECK_FALSE(std::filesystem::exists(out));
 
   // The right column: the report is written and --check compares with expected_ci.
-  write_file((claims / "x.yaml").string(), kGood);
+  write_file((claims / "x.yaml").string(), kOneClaim);
   outcome = run_binary(args + " --check");
   CHECK(outcome.code == 0);
   CHECK_THAT(read_file(out), Contains("<a id=\"c1\"></a>"));
-  write_file((claims / "x.yaml").string(), replaced(kGood, "expected_ci: REPRODUCED", "expected_ci: REFUTED"));
+  write_file((claims / "x.yaml").string(), replaced(kOneClaim, "expected_ci: REPRODUCED", "expected_ci: REFUTED"));
   outcome = run_binary(args + " --check", Capture::errors);
   CHECK(outcome.code == 1);
   CHECK_THAT(outcome.output, Contains("claim c1: verdict REPRODUCED at CI size, the claims file expects REFUTED"));

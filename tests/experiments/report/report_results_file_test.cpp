@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/source_dir.h"
 #include "experiments/report/reproduction_report.h"
+#include "tests/experiments/report/claims_fixture.h"
 #include "tests/test_binary.h"
 #include "tests/test_temp_dir.h"
 
@@ -19,18 +20,11 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// A claim on configs/ci/perturbation_small.yaml read at paper scale (`config:` is that file).
-const std::string kClaims = R"(paper: vmf
-title: t
-paper_file: p.txt
-claims:
-  - id: c1
-    where: Thm 5.1
-    claim: norms kept
-    paper_value: "1"
-    config: configs/ci/perturbation_small.yaml
-    rule: {kind: within, column: mean_norm_ratio, value: 1, tolerance: 1.0e-5, where: {mechanism_name: vmf_tangent}}
-)";
+// The fixture's claim with `config:` the CI config, so that --scale paper reads its results.
+std::string paper_scale_claims() {
+  return test::replaced(test::kOneClaim, "config: configs/paper/vmf_cosine_table.yaml",
+                        "config: configs/ci/perturbation_small.yaml");
+}
 
 }  // namespace
 
@@ -39,7 +33,7 @@ TEST_CASE("embpriv report --scale paper: a results file of another config of the
   TempDir dir("embpriv_report_stale_test");
   const std::filesystem::path claims = dir.path / "claims";
   std::filesystem::create_directories(claims);
-  write_file((claims / "x.yaml").string(), kClaims);
+  write_file((claims / "x.yaml").string(), paper_scale_claims());
   const std::string config = std::string(source_dir()) + "/configs/ci/perturbation_small.yaml";
   const std::string results = dir / "perturbation_small.h5", out = dir / "report.md";
   const std::string report = "report --scale paper --root " + std::string(source_dir()) + " --claims " +
