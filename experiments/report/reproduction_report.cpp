@@ -100,6 +100,29 @@ ClaimVerdict judge_claim(const Claim& claim, ReportScale scale, const ResultsTab
   return v;
 }
 
+// The results file of `config`, or null with why (empty: no file). At --scale paper a file
+// whose config_hash is not the one the config plans today is not read (ReportOptions::config_hash).
+struct ResultsRead {
+  std::unique_ptr<ResultsTable> table;
+  std::string not_read;
+};
+
+ResultsRead read_results_of(const ReportOptions& options, const std::string& path, const std::string& config) {
+  ResultsRead read;
+  if (!std::filesystem::exists(path)) return read;
+  read.table = std::make_unique<ResultsTable>(read_results_h5(path));
+  if (options.scale != ReportScale::paper || !options.config_hash) return read;
+  const auto stored = read.table->attributes.find("config_hash");
+  const std::string written = stored == read.table->attributes.end() ? "" : stored->second;
+  const std::string planned = options.config_hash((std::filesystem::path(options.root) / config).string());
+  if (written == planned) return read;
+  read.table.reset();
+  read.not_read = path + " was written by another config (config_hash " + (written.empty() ? "absent" : written) +
+                  "; " + config + " plans " + planned + " today: another config of the same name, or an older " +
+                  "embpriv whose defaults differ): run " + config + " again";
+  return read;
+}
+
 Report build_report(const ReportOptions& options) {
   Report report;
   report.options = options;
@@ -109,36 +132,20 @@ Report build_report(const ReportOptions& options) {
             .string();
   }
   report.files = load_claims_folder(options.claims_folder, options.root);
-  std::map<std::string, std::unique_ptr<ResultsTable>> tables;  // path -> table (null: no file)
-  std::map<std::string, std::string> stale;  // path -> why its table was not read (config_hash)
+  std::map<std::string, ResultsRead> reads;  // path -> its table, read once
   for (const ClaimsFile& file : report.files) {
     for (const Claim& claim : file.claims) {
       const std::string config = options.scale == ReportScale::ci ? claim.ci_config : claim.config;
       std::string path;
-      const ResultsTable* table = nullptr;
+      const ResultsRead* read = nullptr;
       if (!config.empty()) {
         path = results_path_for(report.options.results_folder, config);
-        auto at = tables.find(path);
-        if (at == tables.end()) {
-          std::unique_ptr<ResultsTable> read;
-          if (std::filesystem::exists(path)) read = std::make_unique<ResultsTable>(read_results_h5(path));
-          if (read && options.scale == ReportScale::paper && options.config_hash) {
-            const std::string written = read->attributes.count("config_hash") ? read->attributes.at("config_hash") : "";
-            const std::string planned = options.config_hash((std::filesystem::path(options.root) / config).string());
-            if (written != planned) {
-              stale[path] = path + " was written by another config (config_hash " +
-                            (written.empty() ? std::string("absent") : written) + "; " + config +
-                            " plans " + planned + " today: another config of the same name, or an older " +
-                            "embpriv whose defaults differ): run " + config + " again";
-              read.reset();
-            }
-          }
-          at = tables.emplace(path, std::move(read)).first;
-        }
-        table = at->second.get();
+        auto at = reads.find(path);
+        if (at == reads.end()) at = reads.emplace(path, read_results_of(report.options, path, config)).first;
+        read = &at->second;
       }
-      ClaimVerdict verdict = judge_claim(claim, options.scale, table, path);
-      if (table == nullptr && stale.count(path)) verdict.why = stale.at(path);
+      ClaimVerdict verdict = judge_claim(claim, options.scale, read ? read->table.get() : nullptr, path);
+      if (read && !read->not_read.empty()) verdict.why = read->not_read;
       verdict.paper = file.paper;
       report.rows.push_back(std::move(verdict));
     }
