@@ -27,6 +27,24 @@ Neighbours nearest_public_rows(const at::Tensor& rows, const at::Tensor& table, 
   return nearest_rows(rows, table, knn);
 }
 
+// Top-1 / top-k recovery and mean ROUGE-L of a stream's guesses per token ([tokens, k]).
+Recovery stream_recovery(const at::Tensor& per_token, const at::Tensor& special, std::int64_t k,
+                         const std::vector<std::int64_t>& flat,
+                         const std::vector<std::pair<std::size_t, std::size_t>>& spans) {
+  const at::Tensor truth = at::tensor(flat, at::kLong);
+  const at::Tensor counted = ~special.to(at::kBool).index_select(0, truth);
+  Recovery r{top_k_recovery(truth, per_token, 1, counted), top_k_recovery(truth, per_token, k, counted), 0};
+  const std::vector<std::int64_t> best = to_vector(per_token.select(1, 0));
+  for (const auto& [begin, end] : spans) {
+    r.rouge_l += rouge_l_f1(std::vector<std::int64_t>(flat.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                      flat.begin() + static_cast<std::ptrdiff_t>(end)),
+                            std::vector<std::int64_t>(best.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                      best.begin() + static_cast<std::ptrdiff_t>(end)));
+  }
+  r.rouge_l /= static_cast<double>(std::max<std::size_t>(1, spans.size()));
+  return r;
+}
+
 }  // namespace
 
 Recovery attack_obfuscated_rows(const ObfuscatedVocabulary& v, const at::Tensor& table, const at::Tensor& special,
@@ -56,23 +74,20 @@ Recovery attack_token_stream(const ObfuscatedVocabulary& v, const at::Tensor& ta
                              std::int64_t k, const std::vector<std::int64_t>& flat,
                              const std::vector<std::pair<std::size_t, std::size_t>>& spans) {
   EMBPRIV_CHECK(!flat.empty(), "obfuslm: the token stream is empty");
-  const at::Tensor truth = at::tensor(flat, at::kLong);
-  const at::Tensor sent = v.encode(truth);  // what leaves the client
+  const at::Tensor sent = v.encode(at::tensor(flat, at::kLong));  // what leaves the client
   // The server's attack: each distinct id it receives, mapped to the nearest public row.
   auto [distinct, position] = at::_unique(sent, /*sorted=*/true, /*return_inverse=*/true);
   const Neighbours guesses = nearest_public_rows(v.server_embedding.index_select(0, distinct), table, special, k);
-  const at::Tensor per_token = guesses.indices.index_select(0, position);
-  const at::Tensor counted = ~special.to(at::kBool).index_select(0, truth);
-  Recovery r{top_k_recovery(truth, per_token, 1, counted), top_k_recovery(truth, per_token, k, counted), 0};
-  const std::vector<std::int64_t> best = to_vector(per_token.select(1, 0));
-  for (const auto& [begin, end] : spans) {
-    r.rouge_l += rouge_l_f1(std::vector<std::int64_t>(flat.begin() + static_cast<std::ptrdiff_t>(begin),
-                                                      flat.begin() + static_cast<std::ptrdiff_t>(end)),
-                            std::vector<std::int64_t>(best.begin() + static_cast<std::ptrdiff_t>(begin),
-                                                      best.begin() + static_cast<std::ptrdiff_t>(end)));
-  }
-  r.rouge_l /= static_cast<double>(std::max<std::size_t>(1, spans.size()));
-  return r;
+  return stream_recovery(guesses.indices.index_select(0, position), special, k, flat, spans);
+}
+
+Recovery attack_perturbed_stream(const at::Tensor& sent_rows, const at::Tensor& table, const at::Tensor& special,
+                                 std::int64_t k, const std::vector<std::int64_t>& flat,
+                                 const std::vector<std::pair<std::size_t, std::size_t>>& spans) {
+  EMBPRIV_CHECK(!flat.empty(), "obfuslm: the token stream is empty");
+  EMBPRIV_CHECK(sent_rows.dim() == 2 && sent_rows.size(0) == static_cast<std::int64_t>(flat.size()),
+                "obfuslm: " << flat.size() << " tokens need as many sent rows, got " << sent_rows.sizes());
+  return stream_recovery(nearest_public_rows(sent_rows, table, special, k).indices, special, k, flat, spans);
 }
 
 AnonymityGame anonymity_game(const ObfuscatedVocabulary& v, const at::Tensor& table, const ObfuscationOptions& options,

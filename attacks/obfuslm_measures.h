@@ -35,6 +35,12 @@ Recovery attack_token_stream(const ObfuscatedVocabulary& v, const at::Tensor& ta
                              std::int64_t k, const std::vector<std::int64_t>& flat,
                              const std::vector<std::pair<std::size_t, std::size_t>>& spans);
 
+// (b) for a per-vector mechanism with fresh noise per occurrence: each sent row ([tokens, d],
+// token i of `flat` perturbed) mapped to its nearest public row; ids carry nothing here.
+Recovery attack_perturbed_stream(const at::Tensor& sent_rows, const at::Tensor& table, const at::Tensor& special,
+                                 std::int64_t k, const std::vector<std::int64_t>& flat,
+                                 const std::vector<std::pair<std::size_t, std::size_t>>& spans);
+
 struct AnonymityGame {
   std::int64_t pairs = 0;
   double accuracy = 0;             // mean over pairs of the test's accuracy (0.5: cannot tell)

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -28,27 +29,33 @@ EmbedClusterOptions cluster_options(const ObfuscationOptions& options, std::uint
   return c;
 }
 
-ObfuscatedVocabulary obfuscate_vocabulary(const at::Tensor& embedding, const at::Tensor& head,
-                                          const Clusters& clusters, const ObfuscationOptions& options,
-                                          std::uint64_t seed) {
+ObfuscatedVocabulary shuffled_vocabulary(const at::Tensor& embedding, const at::Tensor& head, Clusters clusters,
+                                         std::uint64_t seed) {
   const std::int64_t V = embedding.size(0);
   ObfuscatedVocabulary out;
-  out.clusters = clusters;
-  const SynthesisedRows rows =
-      weight_synth(embedding, head, clusters, {options.epsilon, options.normalization,
-                                               derive_seed(seed, 0, "obfuslm.weight_synth")});
-  out.synthesis = rows.stats;
-  out.obfuscated_embedding = rows.embedding;
+  out.clusters = std::move(clusters);
+  out.obfuscated_embedding = embedding;
   out.permutation = random_permutation(V, derive_seed(seed, 0, "obfuslm.shuffle"));
   out.inverse = at::empty_like(out.permutation);
   out.inverse.index_copy_(0, out.permutation, at::arange(V, at::kLong));
   // Row pi[t] of the server's matrix is token t's obfuscated row.
-  out.server_embedding = at::empty_like(rows.embedding);
-  out.server_embedding.index_copy_(0, out.permutation, rows.embedding);
-  if (rows.head.defined()) {
-    out.server_head = at::empty_like(rows.head);
-    out.server_head.index_copy_(0, out.permutation, rows.head);
+  out.server_embedding = at::empty_like(embedding);
+  out.server_embedding.index_copy_(0, out.permutation, embedding);
+  if (head.defined()) {
+    out.server_head = at::empty_like(head);
+    out.server_head.index_copy_(0, out.permutation, head);
   }
+  return out;
+}
+
+ObfuscatedVocabulary obfuscate_vocabulary(const at::Tensor& embedding, const at::Tensor& head,
+                                          const Clusters& clusters, const ObfuscationOptions& options,
+                                          std::uint64_t seed) {
+  const SynthesisedRows rows =
+      weight_synth(embedding, head, clusters, {options.epsilon, options.normalization,
+                                               derive_seed(seed, 0, "obfuslm.weight_synth")});
+  ObfuscatedVocabulary out = shuffled_vocabulary(rows.embedding, rows.head, clusters, seed);
+  out.synthesis = rows.stats;
   return out;
 }
 

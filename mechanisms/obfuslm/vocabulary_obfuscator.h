@@ -45,6 +45,12 @@ class ObfuscatedVocabulary {
 // A uniformly random permutation of [0, V) (Fisher-Yates) from Rng(seed, 0).
 at::Tensor random_permutation(std::int64_t V, std::uint64_t seed);
 
+// The client/server flow around rows already obfuscated ([V, d], and the head's rows or an
+// undefined tensor): the secret permutation drawn from `seed` ("obfuslm.shuffle"), the server's
+// rows in shuffled order. obfuscate_vocabulary and perturbed_vocabulary.h build on it.
+ObfuscatedVocabulary shuffled_vocabulary(const at::Tensor& embedding, const at::Tensor& head, Clusters clusters,
+                                         std::uint64_t seed);
+
 // Clusters are passed in so a sweep over eps reuses them (they depend on k, threshold, order).
 ObfuscatedVocabulary obfuscate_vocabulary(const at::Tensor& embedding, const at::Tensor& head,
                                           const Clusters& clusters, const ObfuscationOptions& options,

@@ -2,7 +2,7 @@
 # "Notebooks"). Each configs/ci/<name>.yaml is a fixture test writing <name>.h5; each notebook
 # test requires the fixtures it reads and gets their paths as EMBPRIV_<CONFIG>=file.
 set(EMBPRIV_TEST_RESULTS ${CMAKE_BINARY_DIR}/test-results)
-set(ci_results perturbation_small obfuslm_small privateai_small privateai_ablation_small inversion_small
+set(ci_results perturbation_small obfuslm_small obfuslm_baselines_small privateai_small privateai_ablation_small inversion_small
     mia_small audit_small)
 foreach(name ${ci_results})
   add_test(NAME notebook_results_${name}

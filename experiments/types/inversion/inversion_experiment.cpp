@@ -20,6 +20,7 @@
 #include "experiments/types/inversion/inversion_memory.h"
 #include "experiments/types/shared/claim_columns.h"
 #include "experiments/types/shared/inversion_data.h"
+#include "experiments/types/shared/sent_tokens.h"
 #include "experiments/types/shared/sentiment_utility.h"
 #include "experiments/types/shared/user_vectors.h"
 #include "experiments/types/shared/user_vectors_keys.h"
@@ -34,25 +35,6 @@ namespace embpriv {
 namespace {
 
 const double kNan = std::numeric_limits<double>::quiet_NaN();
-
-// The private tokens as the client sends them: private ones perturbed, public ones unchanged.
-struct SentTokens {
-  at::Tensor ids;        // [tokens] each token's row of the table
-  at::Tensor clean;      // [tokens, d]
-  at::Tensor perturbed;  // [tokens, d]
-  at::Tensor counted;    // [tokens] bool: perturbed and not special (what recovery counts)
-};
-
-SentTokens send_tokens(const PrivateText& text, const Mechanism& mechanism, const GridPoint& point) {
-  SentTokens sent;
-  sent.ids = at::tensor(text.flat, at::kLong);
-  sent.clean = text.table.index_select(0, sent.ids);
-  const at::Tensor keep = (~text.public_tokens).to(at::kLong);
-  const RandomStream stream{derive_seed(point.seed, point.point_id, "mechanism"), 0};
-  sent.perturbed = mechanism.perturb(sent.clean, stream, {at::Tensor(), keep});
-  sent.counted = keep.to(at::kBool) & ~text.special.index_select(0, sent.ids);
-  return sent;
-}
 
 // Mean over the sentences of the ROUGE-L F1 of the top guesses ([tokens, >= 1]) against the text.
 double mean_rouge_l(const PrivateText& text, const at::Tensor& guesses) {
@@ -97,40 +79,6 @@ std::pair<double, double> mean_cosine_and_norm_ratio(const SentTokens& sent) {
     return sum / static_cast<double>(v.size());
   };
   return {mean(row_cosines(x, y)), mean(row_norm_ratios(x, y))};
-}
-
-// Utility for the language model: texts the clean model writes, read from perturbed inputs.
-LanguageModelUtility language_model_utility(const InversionData& data, const InversionSettings& s,
-                                            const Mechanism& mechanism, const PointInput& input) {
-  if (!data.model || s.stories <= 0) return {kNan, kNan, kNan};
-  const LanguageModel& model = *data.model;
-  const at::Tensor& texts = sampled_texts(data, s, input.config, input.point.seed, input.cache);
-  const at::Tensor text_ids = texts.reshape({-1});
-  at::Tensor text_keep = at::ones_like(text_ids);
-  if (s.mask == TokenMask::punctuation) {
-    for (std::int64_t i = 0; i < text_ids.numel(); ++i) {
-      const std::int64_t id = text_ids[i].item<std::int64_t>();
-      const bool named = id < static_cast<std::int64_t>(data.token_texts.size());  // a model may have spare rows
-      if (data.tokenizer->is_special(id) || !named || !has_word_character(data.token_texts[static_cast<std::size_t>(id)])) {
-        text_keep[i] = 0;
-      }
-    }
-  }
-  const RandomStream stream{derive_seed(input.point.seed, input.point.point_id, "language_model"), 0};
-  const at::Tensor noisy = mechanism.perturb(model.embed(text_ids), stream, {at::Tensor(), text_keep});
-  return compare_language_model(model, texts, noisy.reshape({texts.size(0), texts.size(1), -1}));
-}
-
-// Downstream utility: the sentiment classifier, trained on the train sentences (clean, or
-// perturbed like the test ones), tested on the private ones.
-SentimentAccuracy sentiment_utility(const InversionData& data, const InversionSettings& s, const PrivateText& text,
-                                    const SentTokens& sent, const Mechanism& mechanism, const GridPoint& point) {
-  if (data.train_sentences.empty()) return {kNan, kNan, kNan};
-  const PrivateText train = encode_sentences(data, s, data.train_sentences, data.train_sentences.size());
-  const RandomStream stream{derive_seed(point.seed, point.point_id, "train"), 0};
-  const at::Tensor train_noisy =
-      mechanism.perturb(token_rows(train), stream, {at::Tensor(), (~train.public_tokens).to(at::kLong)});
-  return sentiment_accuracy(train, train_noisy, text, sent.perturbed);
 }
 
 // The learned attack: trained on the public sentences perturbed by the same mechanism, the window
@@ -363,9 +311,9 @@ class InversionExperiment final : public ExperimentType {
     const TokenRecovery knn = knn_attack(text, sent, s);
     input.phases.start("lm_utility");
     const auto [mean_cosine, mean_norm_ratio] = mean_cosine_and_norm_ratio(sent);
-    const LanguageModelUtility lm = language_model_utility(data, s, *mechanism, input);
+    const LanguageModelUtility lm = perturbed_language_model_utility(data, s, *mechanism, input);
     input.phases.start("sentiment_utility");
-    const SentimentAccuracy sentiment = sentiment_utility(data, s, text, sent, *mechanism, input.point);
+    const SentimentAccuracy sentiment = perturbed_sentiment_utility(data, s, text, sent, *mechanism, input.point);
     input.phases.start("learned_attack");
     const TokenRecovery learned = learned_attack(data, s, text, sent, *mechanism, input.point);
     input.phases.stop();

@@ -14,9 +14,12 @@
 #include "experiments/types/obfuslm/obfuslm_keys.h"
 #include "experiments/types/obfuslm/obfuslm_memory.h"
 #include "experiments/types/obfuslm/obfuslm_server_attacks.h"
+#include "experiments/types/shared/claim_columns.h"
 #include "experiments/types/shared/inversion_data.h"
+#include "experiments/types/shared/sent_tokens.h"
 #include "experiments/types/shared/sentiment_utility.h"
 #include "experiments/types/shared/vocabulary_memory.h"
+#include "mechanisms/obfuslm/perturbed_vocabulary.h"
 #include "metrics/similarity.h"
 #include "experiments/types/shared/data_keys.h"
 
@@ -30,6 +33,8 @@ struct ObfuslmSettings {
   std::int64_t generate;
   std::string prompt;
   obfuslm_key::Task task;  // vocabulary | classification (experiments/types/obfuslm/obfuslm_classification.h)
+  obfuslm_key::Method method;  // obfuslm | mechanism (the baseline: obfuslm_keys.h)
+  obfuslm_key::Draw draw;      // occurrence | vocabulary (method mechanism)
 };
 
 ObfuslmSettings read_settings(const YAML::Node& c) {
@@ -46,6 +51,8 @@ ObfuslmSettings read_settings(const YAML::Node& c) {
   s.options.normalization = kNormalization(c);
   s.options.order = kOrder(c);
   s.task = obfuslm_key::kTask(c);
+  s.method = kMethod(c);
+  s.draw = kDraw(c);
   return s;
 }
 
@@ -61,6 +68,9 @@ ConfigKeys obfuslm_keys() {
       vocabulary_key::kModel, vocabulary_key::kTokenizer, vocabulary_key::kGlove, obfuslm_key::kGloveWords,
       vocabulary_key::kSentences.with_help("the client's private text (stream attack)"), vocabulary_key::kMaxSentences,
       obfuslm_key::kK, obfuslm_key::kEpsilon, obfuslm_key::kThreshold, obfuslm_key::kNormalization, obfuslm_key::kOrder,
+      obfuslm_key::kMethod, obfuslm_key::kDraw,
+      ConfigKey::open_map("mechanism", "{name: vmf, epsilon: 50, beta: 1}",
+                          "obfuscation.method mechanism: the mechanism and its keys (embpriv mechanisms)"),
       vocabulary_key::kK.with_help("guesses per row (top-1 and top-k recovery)"), obfuslm_key::kVocabularySample,
       obfuslm_key::kAnonymityClusters, obfuslm_key::kAnonymityTrials, obfuslm_key::kConfidence,
       vocabulary_key::kTrainSentences.with_help(
@@ -169,18 +179,19 @@ PointResult point_result(const ObfuslmSettings& s, const InversionData& data, co
   const LanguageModelUtility& lm = m.model.lm;
 
   PointResult result;
+  const bool baseline = s.method == obfuslm_key::Method::mechanism;
   set_server_attack_columns(result, s.options, table.size(0), clusters, m.attacks);
   result.set("mean_cosine", mean(cosines));
   result.set("mean_norm_ratio", mean(ratios));
-  result.set("max_abs_weight", v.synthesis.max_abs_weight);
-  result.set("negative_weight_sums", static_cast<double>(v.synthesis.negative_sums));
+  result.set("max_abs_weight", baseline ? std::nan("") : v.synthesis.max_abs_weight);
+  result.set("negative_weight_sums", baseline ? std::nan("") : static_cast<double>(v.synthesis.negative_sums));
   result.set("lm_next_token_agreement", lm.next_token_agreement);
   result.set("lm_perplexity_clean", lm.perplexity_clean);
   result.set("lm_perplexity_obfuscated", lm.perplexity_perturbed);
   result.set("sentiment_accuracy_clean", m.sentiment.clean);
   result.set("sentiment_accuracy_obfuscated", m.sentiment.train_perturbed);
   result.set("vocabulary", vocabulary_key::kVocabulary.name_of(s.data.vocabulary));
-  result.set("normalization", s.options.normalization == WeightNormalization::sum ? "sum" : "exp");
+  result.set("normalization", baseline ? "" : s.options.normalization == WeightNormalization::sum ? "sum" : "exp");
   result.set("generated_text", m.model.generated);
   std::ostringstream headline;
   headline.precision(3);
@@ -199,8 +210,13 @@ class ObfuslmExperiment final : public ExperimentType {
   }
   ConfigKeys keys() const override { return obfuslm_keys(); }
 
-  void check_point(const YAML::Node& config, const MechanismRegistry&) const override {
+  void check_point(const YAML::Node& config, const MechanismRegistry& registry) const override {
     const ObfuslmSettings s = read_settings(config);
+    if (s.method == obfuslm_key::Method::mechanism) {
+      require_key(s.task == obfuslm_key::Task::vocabulary, obfuslm_key::kMethod.path(),
+                  "must be obfuslm with task classification (its encoder reads ObfusLM's rows only)");
+      point_mechanism(config, registry);
+    }
     if (s.task == obfuslm_key::Task::classification) return check_classification_point(config);
     std::vector<std::pair<std::string, std::string>> files = {{vocabulary_key::kSentences.path(), s.data.sentences}};
     if (s.data.vocabulary == Vocabulary::glove) {
@@ -224,9 +240,12 @@ class ObfuslmExperiment final : public ExperimentType {
             "max_abs_weight", "negative_weight_sums", "lm_next_token_agreement", "lm_perplexity_clean",
             "lm_perplexity_obfuscated", "sentiment_accuracy_clean", "sentiment_accuracy_obfuscated"};
     for (const std::string& column : classification_number_columns()) columns.push_back(column);
-    return columns;
+    return with_claim_number_columns(columns);
   }
-  std::vector<std::string> string_columns() const override { return {"vocabulary", "normalization", "generated_text"}; }
+  // method: obfuslm, or the baseline mechanism's name; draw: "" for obfuslm rows.
+  std::vector<std::string> string_columns() const override {
+    return with_claim_string_columns({"vocabulary", "normalization", "generated_text", "method", "draw"});
+  }
 
   MemoryEstimate estimate_memory(const YAML::Node& config) const override { return obfuslm_memory(config); }
   double estimate_seconds(const YAML::Node& config) const override {
@@ -253,7 +272,9 @@ class ObfuslmExperiment final : public ExperimentType {
     constexpr double kGemmFlopsPerSecond = 3e10;
     constexpr double kClusteringsPerRow = 1.0 / 4;
     const double V = s.data.glove_words > 0 ? static_cast<double>(s.data.glove_words) : kGloveWords;
-    return kGloveFixedSeconds + V * V * kGloveDim * 2 / kGemmFlopsPerSecond * kClusteringsPerRow +
+    // A baseline (obfuscation.method: mechanism) perturbs the rows instead of clustering them.
+    const double clusterings = s.method == obfuslm_key::Method::obfuslm ? kClusteringsPerRow : 0.0;
+    return kGloveFixedSeconds + V * V * kGloveDim * 2 / kGemmFlopsPerSecond * clusterings +
            static_cast<double>(s.attack.vocabulary_sample) * V * (2 * kGloveDim) / kGemmFlopsPerSecond;
   }
 
@@ -311,35 +332,85 @@ class ObfuslmExperiment final : public ExperimentType {
                          "trade-off: language-model agreement (x) vs KNN top-1 recovery (y), along eps", "", ""};
     tradeoff.along = "epsilon";
     plots.push_back(tradeoff);
+    if (is_swept(obfuslm_key::kMethod.path())) {
+      // ObfusLM against its baselines at matched utility: sentiment accuracy (x) against the
+      // stream's KNN recovery (y), one line per method and draw, along eps.
+      std::vector<std::string> groups;
+      for (const auto& path : swept) {
+        if (path != eps && path != kMechanismEpsilonPath) groups.push_back(path);
+      }
+      PlotRequest matched{"matched_utility", "sentiment_accuracy_obfuscated", "stream_top1_recovery", groups, "",
+                          false, false,
+                          "ObfusLM vs baselines: sentiment accuracy (x) vs KNN top-1 of the sent tokens (y), along eps",
+                          "", ""};
+      matched.along = "epsilon";
+      plots.push_back(matched);
+    }
     return plots;
   }
 
   PointResult run_point(const PointInput& input) const override {
-    const ObfuslmSettings s = read_settings(input.config);
+    ObfuslmSettings s = read_settings(input.config);
     if (s.task == obfuslm_key::Task::classification) {
-      return with_unset_columns(run_classification_point(input, s.options), number_columns(), string_columns());
+      PointResult result = run_classification_point(input, s.options);
+      result.set("method", "obfuslm");
+      return with_unset_columns(std::move(result), number_columns(), string_columns());
     }
     input.phases.start("load");
     const InversionData& data = load_inversion_data(s.data, input.cache);
     const PrivateText text = encode_sentences(data, s.data, data.sentences, static_cast<std::size_t>(s.data.max_sentences));
     const std::uint64_t seed = derive_seed(input.point.seed, input.point.point_id, "obfuslm");
 
-    // The client's side: cluster (cached across eps), synthesise, shuffle.
+    // The client's side: cluster (cached across eps), synthesise, shuffle; or, for a baseline,
+    // the mechanism's noise on every row, shuffled alike (perturbed_vocabulary.h).
     Measures m;
-    input.phases.start("cluster");
-    const Clusters& clusters = cached_clusters(input.cache, table_key(s.data), text.table, cluster_options(s.options, seed));
-    input.phases.start("obfuscate");
-    const ObfuscatedVocabulary v = obfuscate_vocabulary(text.table, at::Tensor(), clusters, s.options, seed);
+    std::unique_ptr<Mechanism> mechanism;
+    ObfuscatedVocabulary v;
+    const Clusters* clusters = &v.clusters;
+    if (s.method == obfuslm_key::Method::obfuslm) {
+      input.phases.start("cluster");
+      clusters = &cached_clusters(input.cache, table_key(s.data), text.table, cluster_options(s.options, seed));
+      input.phases.start("obfuscate");
+      v = obfuscate_vocabulary(text.table, at::Tensor(), *clusters, s.options, seed);
+    } else {
+      mechanism = point_mechanism(input.config, input.mechanisms);
+      input.phases.start("obfuscate");
+      v = perturbed_vocabulary(text.table, *mechanism, seed);
+      // The row's k, epsilon and threshold columns: singletons, the mechanism's budget, none.
+      s.options.k = 1;
+      s.options.epsilon = mechanism->epsilon();
+      s.options.threshold = std::nan("");
+    }
 
     // The server's attacks, then the utility left.
     input.phases.start("attack");
     m.attacks = server_attacks(data, s, text, v, input.point);
-    input.phases.start("lm_utility");
-    m.model = model_utility(data, s, v, input);
-    input.phases.start("sentiment_utility");
-    m.sentiment = sentiment_utility(data, s, text, v);
+    if (mechanism && s.draw == obfuslm_key::Draw::occurrence) {
+      // Fresh noise per token sent: the stream the server reads is the perturbed rows themselves
+      // (the rows attack above stays: each row drawn once is one occurrence's noise).
+      const SentTokens sent = send_tokens(text, *mechanism, input.point);
+      m.attacks.stream =
+          attack_perturbed_stream(sent.perturbed, text.table, text.special, s.data.k, text.flat, text.spans);
+      input.phases.start("lm_utility");
+      m.model.lm = perturbed_language_model_utility(data, s.data, *mechanism, input);
+      input.phases.start("sentiment_utility");
+      const double nan = std::nan("");
+      m.sentiment = data.glove ? perturbed_sentiment_utility(data, s.data, text, sent, *mechanism, input.point)
+                               : SentimentAccuracy{nan, nan, nan};
+    } else {
+      input.phases.start("lm_utility");
+      m.model = model_utility(data, s, v, input);
+      input.phases.start("sentiment_utility");
+      m.sentiment = sentiment_utility(data, s, text, v);
+    }
     input.phases.stop();
-    return with_unset_columns(point_result(s, data, text.table, clusters, v, m), number_columns(), string_columns());
+    PointResult result = point_result(s, data, text.table, *clusters, v, m);
+    result.set("method", mechanism ? mechanism->name() : std::string("obfuslm"));
+    if (mechanism) {
+      result.set("draw", obfuslm_key::kDraw.name_of(s.draw));
+      set_claim_columns(result, mechanism->claim());
+    }
+    return with_unset_columns(std::move(result), number_columns(), string_columns());
   }
 };
 

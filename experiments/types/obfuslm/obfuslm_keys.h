@@ -12,6 +12,22 @@
 
 namespace embpriv::obfuslm_key {
 
+// What obfuscates the vocabulary: ObfusLM itself, or a mechanism of the registry in its place.
+enum class Method { obfuslm, mechanism };
+// How a mechanism's noise is drawn: afresh for every token sent, or once per vocabulary row.
+enum class Draw { occurrence, vocabulary };
+
+inline const ChoiceKey<Method> kMethod = choice_key(
+    "obfuscation.method", Method::obfuslm, {{Method::obfuslm, "obfuslm"}, {Method::mechanism, "mechanism"}},
+    "obfuslm (EmbedCluster + WeightSynth) or mechanism: the `mechanism:` section's per-vector mechanism in its "
+    "place, ObfusLM's baseline at matched utility (task vocabulary; the obfuscation.k, epsilon, threshold, "
+    "normalization and order keys are then unused)");
+inline const ChoiceKey<Draw> kDraw = choice_key(
+    "obfuscation.draw", Draw::occurrence, {{Draw::occurrence, "occurrence"}, {Draw::vocabulary, "vocabulary"}},
+    "method mechanism: occurrence (fresh noise on every token sent, as a client perturbing its own input "
+    "does) or vocabulary (every row perturbed once, the noisy table sent in shuffled order as ObfusLM sends "
+    "its rows)");
+
 inline const Key<std::int64_t> kGloveWords =
     integer_key("data.glove_words", 50000, "glove: the N most frequent words (0: all 341,479)").at_least(0);
 inline const Key<std::int64_t> kK = integer_key("obfuscation.k", 10, "EmbedCluster's cluster size").at_least(1);

@@ -83,6 +83,9 @@ obfuscation:
   threshold: 0.5        # beta: no row below the beta-quantile of the opener's similarities joins
   normalization: sum    # sum (published code; default, docs/errata.md) | exp (the paper's text)
   order: index          # index | random: the order rows open clusters in
+  method: obfuslm       # added with the baselines at matched utility (issue 41), as draw and mechanism
+  draw: occurrence
+mechanism: {name: vmf, epsilon: 50, beta: 1}
 attack:
   k: 5                  # guesses per row (top-1 and top-k recovery)
   vocabulary_sample: 5000   # obfuscated rows attacked (all when the vocabulary is smaller)
