@@ -334,12 +334,11 @@ class ObfuslmExperiment final : public ExperimentType {
     plots.push_back(tradeoff);
     if (is_swept(obfuslm_key::kMethod.path())) {
       // ObfusLM against its baselines at matched utility: sentiment accuracy (x) against the
-      // stream's KNN recovery (y), one line per method and draw, along eps.
-      std::vector<std::string> groups;
-      for (const auto& path : swept) {
-        if (path != eps && path != kMechanismEpsilonPath) groups.push_back(path);
-      }
-      PlotRequest matched{"matched_utility", "sentiment_accuracy_obfuscated", "stream_top1_recovery", groups, "",
+      // stream's KNN recovery (y), along eps, one line per row's method, draw and cluster size
+      // (result columns: the swept keys a row does not use, such as an ObfusLM row's mechanism,
+      // would only repeat the config's fallback values).
+      PlotRequest matched{"matched_utility", "sentiment_accuracy_obfuscated", "stream_top1_recovery",
+                          {"method", "draw", "k"}, "",
                           false, false,
                           "ObfusLM vs baselines: sentiment accuracy (x) vs KNN top-1 of the sent tokens (y), along eps",
                           "", ""};
