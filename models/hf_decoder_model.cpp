@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "models/attention_matmul.h"
 #include "models/float32_linear.h"
 #include "models/needs_grad.h"
 #include "models/rotary_embedding.h"
@@ -81,10 +82,12 @@ at::Tensor HfDecoderModel::attention(const HfDecoderLayer& L, const at::Tensor& 
   const at::Tensor keys = k.repeat_interleave(repeat, 1), values = v.repeat_interleave(repeat, 1);
   const at::Tensor future = at::ones({T, T}, x.options().dtype(at::kBool)).triu(1);
   // Scaled and causally masked in place: the same bits as (q k^T / sqrt(d)).masked_fill(...).
-  const at::Tensor scores = at::matmul(q, keys.transpose(-2, -1))
+  // (models/attention_matmul.h: one head's product per thread.)
+  const at::Tensor scores = attention_matmul(q, keys.transpose(-2, -1))
                                 .div_(std::sqrt(static_cast<double>(hd)))
                                 .masked_fill_(future, -std::numeric_limits<float>::infinity());
-  const at::Tensor attended = at::matmul(at::softmax(scores, -1), values).transpose(1, 2).reshape({B, T, c.q_dim()});
+  const at::Tensor attended =
+      attention_matmul(at::softmax(scores, -1), values).transpose(1, 2).reshape({B, T, c.q_dim()});
   return float32_linear(attended, L.o_proj, L.o_bias);
 }
 

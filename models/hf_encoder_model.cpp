@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "models/attention_matmul.h"
 #include "models/float32_linear.h"
 #include "models/needs_grad.h"
 #include "models/transformer_encoder.h"
@@ -99,9 +100,11 @@ at::Tensor HfEncoderModel::layer(const HfEncoderLayer& L, const at::Tensor& x, c
                    v = split(float32_linear(x, L.value, L.value_bias));
   // Scaled dot-product attention (Vaswani et al. 2017, eq. 1), scaled and masked in place (the same
   // bits as (q k^T) / sqrt(d) + mask; no mask at all when no key is padding, as x + 0 is x).
-  at::Tensor scores = at::matmul(q, k.transpose(-2, -1)).div_(std::sqrt(static_cast<double>(hd)));
+  // (models/attention_matmul.h: one head's product per thread.)
+  at::Tensor scores = attention_matmul(q, k.transpose(-2, -1)).div_(std::sqrt(static_cast<double>(hd)));
   if (additive_mask.defined()) scores.add_(additive_mask);
-  const at::Tensor context = at::matmul(at::softmax(scores, -1), v).transpose(1, 2).reshape({B, T, c.hidden_size});
+  const at::Tensor context =
+      attention_matmul(at::softmax(scores, -1), v).transpose(1, 2).reshape({B, T, c.hidden_size});
   const at::Tensor attended = layer_norm(float32_linear(context, L.attention_out, L.attention_out_bias).add_(x),
                                          L.attention_norm, L.attention_norm_bias, c.layer_norm_eps);
   at::Tensor inner = float32_linear(attended, L.intermediate, L.intermediate_bias);

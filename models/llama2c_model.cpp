@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "models/attention_matmul.h"
 
 namespace embpriv {
 namespace {
@@ -82,9 +83,10 @@ at::Tensor Llama2cModel::forward_embeddings(const at::Tensor& embeddings) const 
     const at::Tensor v = at::matmul(xb, w_.wv[l].t()).reshape({B, T, c.n_kv_heads, hs})
                              .transpose(1, 2).repeat_interleave(kv_repeat, 1);
     const at::Tensor scores =
-        (at::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(hs)))
+        (attention_matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(hs)))
             .masked_fill(causal, -std::numeric_limits<float>::infinity());
-    const at::Tensor attended = at::matmul(at::softmax(scores, -1), v).transpose(1, 2).reshape({B, T, c.dim});
+    const at::Tensor attended =
+        attention_matmul(at::softmax(scores, -1), v).transpose(1, 2).reshape({B, T, c.dim});  // attention_matmul.h
     x = x + at::matmul(attended, w_.wo[l].t());
     // Feed-forward block (SwiGLU): x += W2 (silu(W1 xb) * W3 xb), xb = RMSNorm(x).
     const at::Tensor xf = rms_norm(x, w_.rms_ffn[l]);
