@@ -5,11 +5,11 @@
 // in the calling thread (platform/blas_threads.h). One head's product (128 x 64 x 128 in
 // BERT-base) is too small for OpenBLAS's own threads, whose wake-up costs more than the second
 // core gives (issue 42: the encoder at two threads). at::matmul folds the leading sizes into one
-// batch and its bmm calls one GEMM per matrix (the same call whichever thread makes it, and a
-// bmm over a slice of the batch makes the same calls); OpenBLAS's threads
-// split a product's rows and columns, never its sums, so one thread or two give the same bits.
+// batch, and its bmm makes one GEMM call per matrix, the same call whichever thread makes it and
+// whichever slice of the batch a bmm is given; OpenBLAS's threads split a product's rows and
+// columns, never its sums, so one thread or two give the same bits.
 // Falls back to at::matmul where that reasoning does not hold or nothing is gained: off the CPU,
-// when autograd records (mm_out has no backward), with broadcast leading sizes, with MKL or a
+// when autograd records (bmm_out has no backward), with broadcast leading sizes, with MKL or a
 // BLAS whose threads embpriv cannot set.
 #include <ATen/core/Tensor.h>
 

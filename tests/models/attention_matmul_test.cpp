@@ -43,7 +43,7 @@ TEST_CASE("attention_matmul leaves autograd and broadcasting to at::matmul", "[m
   at::manual_seed(4);
   const at::Tensor q = per_head(2, 9, 2, 4).detach().requires_grad_(), k = per_head(2, 9, 2, 4);
   const at::Tensor scores = attention_matmul(q, k.transpose(-2, -1));
-  REQUIRE(scores.requires_grad());  // mm_out would have dropped the graph
+  REQUIRE(scores.requires_grad());  // bmm_out would have dropped the graph
   scores.sum().backward();
   CHECK(at::allclose(q.grad(), at::matmul(at::ones({2, 2, 9, 9}), k)));
   // One key head read by every query head: the leading sizes broadcast.
