@@ -22,8 +22,9 @@ ObfuscatedVocabulary perturbed_vocabulary(const at::Tensor& embedding, const Mec
   EMBPRIV_CHECK(embedding.dim() == 2 && embedding.size(0) > 0,
                 "perturbed vocabulary: the embedding must be a non-empty [V, d] table, got " << embedding.sizes());
   const at::Tensor table = embedding.to(at::kFloat).contiguous();
-  const at::Tensor nonzero = table.abs().sum(1).gt(0).to(at::kLong);
-  const at::Tensor noisy = mechanism.perturb(table, {derive_seed(seed, 0, "obfuslm.noise"), 0}, {at::Tensor(), nonzero});
+  // Every row, a zero one too: sent unchanged it would name its token, and a direction mechanism
+  // refuses it with the row named (mechanisms/mechanism.h).
+  const at::Tensor noisy = mechanism.perturb(table, {derive_seed(seed, 0, "obfuslm.noise"), 0});
   ObfuscatedVocabulary out = shuffled_vocabulary(noisy, at::Tensor(), singleton_clusters(table.size(0)), seed);
   out.synthesis.max_abs_weight = std::nan("");
   return out;

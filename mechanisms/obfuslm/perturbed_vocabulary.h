@@ -13,8 +13,8 @@
 namespace embpriv {
 
 // Row t of the result is mechanism(embedding[t]) drawn from the stream (seed, "obfuslm.noise"),
-// so a row's noise does not depend on the thread count; zero rows (nothing to hide, and no
-// direction for the direction mechanisms) are sent unchanged. Clusters are singletons, so the
+// so a row's noise does not depend on the thread count; a zero row is perturbed like any other
+// (a direction mechanism refuses it, naming the row). Clusters are singletons, so the
 // (k, eps)-anonymity game has no pair to play; server_head is left undefined (the server model
 // reads the noisy rows as its embedding and, tied, as its head); synthesis.max_abs_weight is NaN.
 ObfuscatedVocabulary perturbed_vocabulary(const at::Tensor& embedding, const Mechanism& mechanism, std::uint64_t seed);
