@@ -53,17 +53,22 @@ def best_interleaved(repeats, runs):
     return [min(t) for t in times], outs
 
 
-def main():
+def both_sides_parser(count):
+    """The arguments embed_vs_eager.py and profile_phases.py share (--count defaults to `count`)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", required=True, help="a BERT folder with float32 weights and a tokenizer.json")
     parser.add_argument("--sentences", default=os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared",
                                                             "data", "sentiment", "yelp.json"))
-    parser.add_argument("--count", type=int, default=16)
-    parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--count", type=int, default=count)
     parser.add_argument("--length", type=int, default=128)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args()
+    return parser
+
+
+def both_sides(args):
+    """What both sides read, at args.threads LibTorch threads: embpriv's model, the texts, their
+    tokens (no padding), and the folder's config and float32 weights for the eager forward."""
     torch.set_num_threads(args.threads)  # the one LibTorch both sides run on
     model = embpriv.load_model(args.model)
     sentences = [s["text"] for s in json.load(open(args.sentences)) if s["class"] is not None]
@@ -72,6 +77,14 @@ def main():
     assert bool(batch["attention_mask"].all()) and batch["input_ids"].shape == (args.count, args.length)
     config = json.load(open(os.path.join(args.model, "config.json")))
     weights = read_safetensors_f32(os.path.join(args.model, "model.safetensors"))
+    return model, texts, batch, config, weights
+
+
+def main():
+    parser = both_sides_parser(count=16)
+    parser.add_argument("--batch", type=int, default=8)
+    args = parser.parse_args()
+    model, texts, batch, config, weights = both_sides(args)
 
     def eager():
         with torch.no_grad():

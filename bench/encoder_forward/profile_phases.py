@@ -11,7 +11,6 @@ the whole forward's wall time outside the profiler (best of --repeats, the two s
   PYTHONPATH=build/python /usr/bin/python3 bench/encoder_forward/profile_phases.py --model /tmp/bert_base --threads 2
 (embed_vs_eager.py's docstring says how to write the random BERT-base folder.)
 """
-import argparse
 import json
 import os
 import sys
@@ -19,10 +18,8 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from embed_vs_eager import best_interleaved, long_texts  # noqa: E402
-from encoder_forward_peer import forward, read_safetensors_f32  # noqa: E402
-
-import embpriv  # noqa: E402
+from embed_vs_eager import best_interleaved, both_sides, both_sides_parser  # noqa: E402
+from encoder_forward_peer import forward  # noqa: E402
 
 GROUPS = [("gemm", ("aten::addmm", "aten::mm", "aten::bmm", "aten::baddbmm")),
           ("softmax", ("aten::_softmax",)),
@@ -52,23 +49,11 @@ def grouped(times):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--model", required=True)
-    parser.add_argument("--sentences", default=os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared",
-                                                            "data", "sentiment", "yelp.json"))
-    parser.add_argument("--count", type=int, default=8)
-    parser.add_argument("--length", type=int, default=128)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=1)
+    parser = both_sides_parser(count=8)
     parser.add_argument("--top", type=int, default=8, help="ops listed per side")
     args = parser.parse_args()
-    torch.set_num_threads(args.threads)
-    model = embpriv.load_model(args.model)
-    sentences = [s["text"] for s in json.load(open(args.sentences)) if s["class"] is not None]
-    texts = long_texts(embpriv.tokenizer(args.model), sentences, args.count, args.length)
-    ids = model.tokenize(texts, max_length=args.length)["input_ids"]
-    config = json.load(open(os.path.join(args.model, "config.json")))
-    weights = read_safetensors_f32(os.path.join(args.model, "model.safetensors"))
+    model, texts, batch, config, weights = both_sides(args)
+    ids = batch["input_ids"]
 
     def embed():
         return model.encode(texts, pooling="mean", batch_size=args.count, max_length=args.length)

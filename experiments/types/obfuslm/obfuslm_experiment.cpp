@@ -109,8 +109,9 @@ const Clusters& cached_clusters(RunCache& cache, const std::string& table_key, c
 }
 
 // The server's attacks on what it receives.
+// sent_rows: the tokens as sent when each occurrence has noise of its own (undefined otherwise).
 ServerAttacks server_attacks(const InversionData& data, const ObfuslmSettings& s, const PrivateText& text,
-                             const ObfuscatedVocabulary& v, const GridPoint& point) {
+                             const ObfuscatedVocabulary& v, const at::Tensor& sent_rows, const GridPoint& point) {
   const at::Tensor& table = text.table;
   // Rows attacked: all but the special tokens and, for stories260K, the byte-fallback tokens
   // (untrained near-duplicate rows: not even the clean rows can be told apart).
@@ -118,8 +119,8 @@ ServerAttacks server_attacks(const InversionData& data, const ObfuslmSettings& s
   for (std::size_t id = 0; id < data.byte_tokens.size(); ++id) {
     if (data.byte_tokens[id]) attacked[static_cast<std::int64_t>(id)] = false;
   }
-  return run_server_attacks(v, table, text.special, attacked, s.data.k, s.attack, s.options, {text.flat, text.spans},
-                            point);
+  return run_server_attacks(v, table, text.special, attacked, s.data.k, s.attack, s.options,
+                            {text.flat, text.spans, sent_rows}, point);
 }
 
 // The language model's utility through the client/server flow (stories260k): texts the clean
@@ -381,15 +382,15 @@ class ObfuslmExperiment final : public ExperimentType {
       s.options.threshold = std::nan("");
     }
 
+    // Fresh noise per token sent: the stream the server reads is the perturbed rows themselves
+    // (the rows attack stays on the table: each row drawn once is one occurrence's noise).
+    const bool per_occurrence = mechanism && s.draw == obfuslm_key::Draw::occurrence;
+    const SentTokens sent = per_occurrence ? send_tokens(text, *mechanism, input.point) : SentTokens{};
+
     // The server's attacks, then the utility left.
     input.phases.start("attack");
-    m.attacks = server_attacks(data, s, text, v, input.point);
-    if (mechanism && s.draw == obfuslm_key::Draw::occurrence) {
-      // Fresh noise per token sent: the stream the server reads is the perturbed rows themselves
-      // (the rows attack above stays: each row drawn once is one occurrence's noise).
-      const SentTokens sent = send_tokens(text, *mechanism, input.point);
-      m.attacks.stream =
-          attack_perturbed_stream(sent.perturbed, text.table, text.special, s.data.k, text.flat, text.spans);
+    m.attacks = server_attacks(data, s, text, v, sent.perturbed, input.point);
+    if (per_occurrence) {
       input.phases.start("lm_utility");
       m.model.lm = perturbed_language_model_utility(data, s.data, *mechanism, input);
       input.phases.start("sentiment_utility");

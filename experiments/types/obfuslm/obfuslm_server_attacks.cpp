@@ -21,7 +21,9 @@ ServerAttacks run_server_attacks(const ObfuscatedVocabulary& v, const at::Tensor
   ServerAttacks a;
   a.rows = attack_obfuscated_rows(v, table, special, attacked, k, s.vocabulary_sample,
                                   derive_seed(point.seed, point.point_id, "attack_sample"));
-  a.stream = attack_token_stream(v, table, special, k, stream.flat, stream.spans);
+  a.stream = stream.sent_rows.defined()
+                 ? attack_perturbed_stream(stream.sent_rows, table, special, k, stream.flat, stream.spans)
+                 : attack_token_stream(v, table, special, k, stream.flat, stream.spans);
   a.game = anonymity_game(v, table, options, s.anonymity_clusters, s.anonymity_trials, s.confidence,
                           derive_seed(point.seed, point.point_id, "anonymity"));
   return a;

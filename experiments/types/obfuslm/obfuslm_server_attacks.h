@@ -27,10 +27,13 @@ struct ServerAttackSettings {
 };
 ServerAttackSettings read_server_attack_settings(const YAML::Node& config);
 
-// A token stream as the server receives it: ids and the [begin, end) span of each sentence.
+// A token stream as the server receives it: ids and the [begin, end) span of each sentence; for
+// a per-vector mechanism with fresh noise per occurrence, also the rows as sent ([tokens, d]: the
+// stream attack reads them instead of the table's rows of the shuffled ids).
 struct TokenStream {
   const std::vector<std::int64_t>& flat;
   const std::vector<std::pair<std::size_t, std::size_t>>& spans;
+  at::Tensor sent_rows = {};
 };
 
 // The server's attacks on what it received.
