@@ -10,6 +10,7 @@
 #include "experiments/engine/provenance.h"
 #include "experiments/results/output_file.h"
 #include "experiments/results/vector_file.h"
+#include "models/language_model.h"
 #include "models/text_model.h"
 
 namespace embpriv {
@@ -34,6 +35,10 @@ EmbedCommand::EmbedCommand(CLI::App& app) {
       ->capture_default_str();
   command_->add_option("--batch", batch_, "Texts per forward pass")->capture_default_str();
   command_->add_option("--device", device_, "cpu, cuda, cuda:N or auto")->capture_default_str();
+  command_->add_option("--compute", compute_,
+                       "float32, or bfloat16 for a decoder: its products in bf16, as transformers with "
+                       "torch_dtype=torch.bfloat16 (docs/models.md)")
+      ->capture_default_str();
   command_->add_option("--threads", threads_, "CPU threads (0: LibTorch's default)")->capture_default_str();
   command_->add_flag("--overwrite", overwrite_, "Replace existing output files");
 }
@@ -56,7 +61,7 @@ int EmbedCommand::run(std::istream& in, std::ostream& out) const {
   const c10::Device device = select_device(device_);
   if (threads_ > 0) at::set_num_threads(threads_);
 
-  const TextModel model(folder_, device);
+  const TextModel model(folder_, device, compute_dtype_named(compute_));
   const std::string source = input_.empty() ? "stdin" : input_;
   const TextInputs texts = input_.empty() ? read_text_lines(in) : read_text_inputs(input_);
   TextEmbeddings embedded;
@@ -101,6 +106,7 @@ int EmbedCommand::run(std::istream& in, std::ostream& out) const {
   a["truncated_texts"] = cut;
   a["batch_size"] = batch_;
   a["device"] = device.str();
+  a["compute"] = compute_;
   a["input"] = source;
   a["embpriv_version"] = embpriv_version();
   a["git_commit"] = git_commit();

@@ -22,7 +22,7 @@ class EmbedCommand {
 
  private:
   CLI::App* command_ = nullptr;
-  std::string folder_, input_, out_, npy_, pooling_, device_ = "cpu";
+  std::string folder_, input_, out_, npy_, pooling_, device_ = "cpu", compute_ = "float32";
   std::int64_t layer_ = -1, max_length_ = 0, batch_ = 32;
   int threads_ = 0;
   bool overwrite_ = false;

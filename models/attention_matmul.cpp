@@ -12,7 +12,7 @@ namespace embpriv {
 
 at::Tensor attention_matmul(const at::Tensor& a, const at::Tensor& b) {
   const bool plain = a.device().is_cpu() && b.device().is_cpu() && !needs_grad(a) && !needs_grad(b) && a.dim() >= 3 &&
-                     a.dim() == b.dim() && a.scalar_type() == b.scalar_type() &&
+                     a.dim() == b.dim() && a.scalar_type() == at::kFloat && b.scalar_type() == at::kFloat &&
                      a.sizes().slice(0, a.dim() - 2) == b.sizes().slice(0, b.dim() - 2) && a.size(-1) == b.size(-2);
   if (!plain) return at::matmul(a, b);
   const std::int64_t M = a.size(-2), K = a.size(-1), N = b.size(-1);

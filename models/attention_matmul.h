@@ -9,8 +9,9 @@
 // whichever slice of the batch a bmm is given; OpenBLAS's threads split a product's rows and
 // columns, never its sums, so one thread or two give the same bits.
 // Falls back to at::matmul where that reasoning does not hold or nothing is gained: off the CPU,
-// when autograd records (bmm_out has no backward), with broadcast leading sizes, with MKL or a
-// BLAS whose threads embpriv cannot set.
+// when autograd records (bmm_out has no backward), with broadcast leading sizes, in a dtype other
+// than float32 (bf16 products go to oneDNN, not OpenBLAS), with MKL or a BLAS whose threads
+// embpriv cannot set.
 #include <ATen/core/Tensor.h>
 
 namespace embpriv {

@@ -15,19 +15,25 @@
 namespace embpriv {
 namespace {
 
-// LlamaRMSNorm: x / sqrt(mean(x^2) + eps) * weight, over the last dimension (the weight multiplied
-// in place: the same bits).
+// LlamaRMSNorm: x / sqrt(mean(x^2) + eps) * weight, over the last dimension, in float32 and then
+// rounded to x's dtype before the weight multiplies it, as transformers does for bf16 (the weight
+// multiplied in place: the same bits; both casts are no-ops in float32).
 at::Tensor rms_norm(const at::Tensor& x, const at::Tensor& weight, double eps) {
-  return (x * at::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + eps)).mul_(as_float32(weight));
+  const at::Tensor h = x.to(at::kFloat);
+  return (h * at::rsqrt(h.pow(2).mean(-1, /*keepdim=*/true) + eps)).to(x.scalar_type()).mul_(weight.to(x.scalar_type()));
 }
 
 
 }  // namespace
 
-HfDecoderModel::HfDecoderModel(HfDecoderWeights weights)
+HfDecoderModel::HfDecoderModel(HfDecoderWeights weights, at::ScalarType compute)
     : w_(std::move(weights)),
       inverse_frequencies_(rotary_inverse_frequencies(w_.config.head_dim, w_.config.rope_theta, w_.config.rope_scaling)
-                               .to(w_.embed_tokens.device())) {}
+                               .to(w_.embed_tokens.device())),
+      compute_(compute) {
+  EMBPRIV_CHECK(compute == at::kFloat || compute == at::kBFloat16,
+                "a decoder computes in float32 or bfloat16, not " << c10::toString(compute));
+}
 
 std::int64_t HfDecoderModel::max_sequence_length() const {
   const std::int64_t window = config().sliding_window;
@@ -48,7 +54,7 @@ std::unique_ptr<LanguageModel> HfDecoderModel::with_token_rows(const at::Tensor&
   weights.embed_tokens = embedding.to(device, at::kFloat).contiguous();
   weights.lm_head = tied ? weights.embed_tokens : head.to(device, at::kFloat).contiguous();
   weights.config.tie_word_embeddings = tied;
-  return std::make_unique<HfDecoderModel>(std::move(weights));
+  return std::make_unique<HfDecoderModel>(std::move(weights), compute_);
 }
 
 at::Tensor HfDecoderModel::embed(const at::Tensor& ids) const {
@@ -68,9 +74,9 @@ at::Tensor HfDecoderModel::attention(const HfDecoderLayer& L, const at::Tensor& 
   const HfDecoderConfig& c = config();
   const std::int64_t B = x.size(0), T = x.size(1), hd = c.head_dim;
   const auto heads = [&](const at::Tensor& y, std::int64_t n) { return y.reshape({B, T, n, hd}).transpose(1, 2); };
-  at::Tensor q = heads(float32_linear(x, L.q_proj, L.q_bias), c.num_attention_heads);
-  at::Tensor k = heads(float32_linear(x, L.k_proj, L.k_bias), c.num_key_value_heads);
-  const at::Tensor v = heads(float32_linear(x, L.v_proj, L.v_bias), c.num_key_value_heads);
+  at::Tensor q = heads(linear_layer(x, L.q_proj, L.q_bias), c.num_attention_heads);
+  at::Tensor k = heads(linear_layer(x, L.k_proj, L.k_bias), c.num_key_value_heads);
+  const at::Tensor v = heads(linear_layer(x, L.v_proj, L.v_bias), c.num_key_value_heads);
   if (c.qk_norm) {  // Qwen3: q_norm, k_norm over head_dim, before the rotary.
     q = rms_norm(q, L.q_norm, c.rms_norm_eps);
     k = rms_norm(k, L.k_norm, c.rms_norm_eps);
@@ -82,26 +88,34 @@ at::Tensor HfDecoderModel::attention(const HfDecoderLayer& L, const at::Tensor& 
   const at::Tensor keys = k.repeat_interleave(repeat, 1), values = v.repeat_interleave(repeat, 1);
   const at::Tensor future = at::ones({T, T}, x.options().dtype(at::kBool)).triu(1);
   // Scaled and causally masked in place: the same bits as (q k^T / sqrt(d)).masked_fill(...).
-  // (models/attention_matmul.h: one head's product per thread.)
+  // (models/attention_matmul.h: one head's product per thread.) transformers takes the softmax in
+  // float32 and rounds it to bf16 (softmax(..., dtype=torch.float32).to(q.dtype)); LibTorch's
+  // bf16 softmax does just that inside (float accumulation, one rounding at the end), without the
+  // two float32 copies of the scores: the same bits (tests/python/test_models.py), 4-5% of a bf16
+  // forward pass (bench/LOG.md).
   const at::Tensor scores = attention_matmul(q, keys.transpose(-2, -1))
                                 .div_(std::sqrt(static_cast<double>(hd)))
                                 .masked_fill_(future, -std::numeric_limits<float>::infinity());
+  const at::Tensor probabilities = at::softmax(scores, -1);
   const at::Tensor attended =
-      attention_matmul(at::softmax(scores, -1), values).transpose(1, 2).reshape({B, T, c.q_dim()});
-  return float32_linear(attended, L.o_proj, L.o_bias);
+      attention_matmul(probabilities, values).transpose(1, 2).reshape({B, T, c.q_dim()});
+  return linear_layer(attended, L.o_proj, L.o_bias);
 }
 
 // LlamaMLP: down(silu(gate(x)) * up(x)); silu and the product in place unless a backward will
 // read what they overwrite.
 at::Tensor HfDecoderModel::mlp(const HfDecoderLayer& L, const at::Tensor& x) const {
-  at::Tensor gate = float32_linear(x, L.gate_proj, L.gate_bias);
-  const at::Tensor up = float32_linear(x, L.up_proj, L.up_bias);
+  at::Tensor gate = linear_layer(x, L.gate_proj, L.gate_bias);
+  const at::Tensor up = linear_layer(x, L.up_proj, L.up_bias);
   const at::Tensor product = needs_grad(gate) || needs_grad(up) ? at::silu(gate) * up : at::silu_(gate).mul_(up);
-  return float32_linear(product, L.down_proj, L.down_bias);
+  return linear_layer(product, L.down_proj, L.down_bias);
 }
 
-// Logits x lm_head^T, the head converted kHeadRows rows at a time when not float32.
+// Logits x lm_head^T, float32: in bfloat16 one product of the bf16 head, widened after (the logits
+// transformers' bf16 lm_head gives); in float32 the head converted kHeadRows rows at a time when
+// not float32.
 at::Tensor HfDecoderModel::head(const at::Tensor& x) const {
+  if (compute_ == at::kBFloat16) return at::matmul(x, w_.lm_head.to(at::kBFloat16).t()).to(at::kFloat);
   if (w_.lm_head.scalar_type() == at::kFloat) return at::matmul(x, w_.lm_head.t());
   const auto slice = [&](std::int64_t row) {
     return as_float32(w_.lm_head.narrow(0, row, std::min(kHeadRows, vocab_size() - row))).t();
@@ -125,10 +139,14 @@ at::Tensor HfDecoderModel::head(const at::Tensor& x) const {
 }
 
 at::Tensor HfDecoderModel::forward_embeddings(const at::Tensor& embeddings) const {
-  return head(hidden_states_after(embeddings, static_cast<std::int64_t>(w_.layers.size())));
+  return head(hidden_states(embeddings, static_cast<std::int64_t>(w_.layers.size())));
 }
 
 at::Tensor HfDecoderModel::hidden_states_after(const at::Tensor& embeddings, std::int64_t layers) const {
+  return hidden_states(embeddings, layers).to(at::kFloat);
+}
+
+at::Tensor HfDecoderModel::hidden_states(const at::Tensor& embeddings, std::int64_t layers) const {
   const HfDecoderConfig& c = config();
   const auto count = static_cast<std::int64_t>(w_.layers.size());
   EMBPRIV_CHECK(layers >= 0 && layers <= count, "layer must be in [0, " << count << "], got " << layers);
@@ -141,6 +159,10 @@ at::Tensor HfDecoderModel::hidden_states_after(const at::Tensor& embeddings, std
   EMBPRIV_CHECK(T >= 1 && T <= max_sequence_length(),
                 "sequence length must be in [1, " << max_sequence_length() << "], got " << T);
   EMBPRIV_CHECK(at::isfinite(x).all().item<bool>(), "input embeddings hold NaN or Inf");
+  if (compute_ != at::kFloat) {  // rounded to bf16, as transformers' bf16 model takes inputs_embeds
+    x = x.to(compute_);
+    EMBPRIV_CHECK(at::isfinite(x).all().item<bool>(), "input embeddings overflow bfloat16 (|x| above 3.39e38)");
+  }
   for (std::int64_t i = 0; i < layers; ++i) {  // LlamaDecoderLayer: two pre-norm residual blocks
     const HfDecoderLayer& layer = w_.layers[static_cast<std::size_t>(i)];
     // The residual added in place to the block's fresh output (a + x is x + a, the same bits).

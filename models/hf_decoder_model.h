@@ -8,7 +8,14 @@
 // The weights stay in their file dtype, memory-mapped (models/hf_checkpoint.h); each matrix is
 // converted to float32 when a forward pass uses it and dropped after, so F16/BF16 weights cost
 // their file size plus, at any time, one float32 matrix (the head is converted in slices of
-// kHeadRows rows). F32 weights are used in place, without a copy. Computation is float32.
+// kHeadRows rows). F32 weights are used in place, without a copy.
+//
+// Computation is float32 by default. `compute` bfloat16 (opt-in) computes as transformers does
+// with torch_dtype=torch.bfloat16: every product and elementwise op in bf16 (LibTorch's oneDNN
+// GEMMs, AMX or AVX-512 BF16 where the CPU has them), RMSNorm and softmax in float32 inside, as
+// transformers casts them; BF16 weights are used in place. Its logits differ from float32's by
+// bf16's rounding (docs/models.md, "bfloat16 compute"); inputs, hidden states and logits are
+// still passed as float32.
 #include <cstdint>
 #include <memory>
 
@@ -21,8 +28,9 @@ class HfDecoderModel : public LanguageModel {
  public:
   static constexpr std::int64_t kHeadRows = 16384;
 
-  explicit HfDecoderModel(HfDecoderWeights weights);
+  explicit HfDecoderModel(HfDecoderWeights weights, at::ScalarType compute = at::kFloat);
   const HfDecoderConfig& config() const { return w_.config; }
+  at::ScalarType compute_dtype() const { return compute_; }
 
   std::int64_t vocab_size() const override { return config().vocab_size; }
   std::int64_t hidden_size() const override { return config().hidden_size; }
@@ -44,8 +52,11 @@ class HfDecoderModel : public LanguageModel {
   at::Tensor attention(const HfDecoderLayer& layer, const at::Tensor& x) const;
   at::Tensor mlp(const HfDecoderLayer& layer, const at::Tensor& x) const;
   at::Tensor head(const at::Tensor& x) const;
+  // hidden_states_after in the compute dtype.
+  at::Tensor hidden_states(const at::Tensor& embeddings, std::int64_t layers) const;
   HfDecoderWeights w_;
   at::Tensor inverse_frequencies_;
+  at::ScalarType compute_;
 };
 
 }  // namespace embpriv

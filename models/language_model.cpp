@@ -19,9 +19,19 @@ std::vector<std::int64_t> LanguageModel::generate_greedy(std::vector<std::int64_
   return tokens;
 }
 
-std::unique_ptr<LanguageModel> load_language_model(const std::string& path, c10::Device device) {
-  if (std::filesystem::is_directory(path)) return std::make_unique<HfDecoderModel>(load_hf_checkpoint(path, device));
+at::ScalarType compute_dtype_named(const std::string& name) {
+  if (name == "float32") return at::kFloat;
+  if (name == "bfloat16") return at::kBFloat16;
+  throw Error("compute dtype must be float32 or bfloat16, got '" + name + "'");
+}
+
+std::unique_ptr<LanguageModel> load_language_model(const std::string& path, c10::Device device, at::ScalarType compute) {
+  if (std::filesystem::is_directory(path)) {
+    return std::make_unique<HfDecoderModel>(load_hf_checkpoint(path, device), compute);
+  }
   EMBPRIV_CHECK(std::filesystem::exists(path), "model '" << path << "' does not exist (a llama2.c .bin or a Hugging Face folder)");
+  EMBPRIV_CHECK(compute == at::kFloat, "'" << path << "' is a llama2.c checkpoint, which computes in float32 only "
+                                           "(bfloat16 compute is for Hugging Face folders)");
   Llama2cWeights weights = load_llama2c_checkpoint(path);
   if (device != c10::Device(c10::kCPU)) {
     for (at::Tensor* t : {&weights.token_embedding, &weights.rms_attention, &weights.wq, &weights.wk, &weights.wv,

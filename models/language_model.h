@@ -5,6 +5,7 @@
 // embeddings can be fed in (the split-inference hook of the vMF paper, sec. 8); the table an
 // attacker knows is the model's input embedding.
 #include <ATen/core/Tensor.h>
+#include <c10/core/ScalarType.h>
 #include <c10/core/Device.h>
 
 #include <cstdint>
@@ -45,7 +46,12 @@ class LanguageModel {
 };
 
 // A llama2.c checkpoint .bin, or a folder holding a Hugging Face config.json and safetensors
-// weights (models/hf_checkpoint.h). The weights are placed on `device` (core/device.h).
-std::unique_ptr<LanguageModel> load_language_model(const std::string& path, c10::Device device = c10::kCPU);
+// weights (models/hf_checkpoint.h). The weights are placed on `device` (core/device.h). `compute`
+// bfloat16 is for Hugging Face folders (models/hf_decoder_model.h); llama2.c computes in float32.
+std::unique_ptr<LanguageModel> load_language_model(const std::string& path, c10::Device device = c10::kCPU,
+                                                   at::ScalarType compute = at::kFloat);
+
+// The compute dtype of a decoder by name: "float32" or "bfloat16"; anything else is refused, named.
+at::ScalarType compute_dtype_named(const std::string& name);
 
 }  // namespace embpriv

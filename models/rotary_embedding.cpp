@@ -31,7 +31,8 @@ at::Tensor apply_rotary(const at::Tensor& x, const at::Tensor& inverse_frequenci
   const at::Tensor both = at::cat({angles, angles}, -1);                             // [T, d]
   // x cos + rotate_half(x) sin, rotate_half(x) = [-x2, x1], without building rotate_half: the
   // first half x1 cos - x2 sin is the same bits as x1 cos + (-x2) sin (IEEE's a - b is a + (-b)).
-  const at::Tensor cos = both.cos(), sin = both.sin();
+  // cos and sin rounded to x's dtype, as transformers does for a bf16 model (no-op in float32).
+  const at::Tensor cos = both.cos().to(x.scalar_type()), sin = both.sin().to(x.scalar_type());
   at::Tensor out = x * cos;
   out.narrow(-1, 0, half).sub_(x.narrow(-1, half, half) * sin.narrow(-1, 0, half));
   out.narrow(-1, half, half).add_(x.narrow(-1, 0, half) * sin.narrow(-1, half, half));

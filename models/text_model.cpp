@@ -80,15 +80,18 @@ const char* text_pooling_name(TextPooling pooling) {
   return "?";
 }
 
-TextModel::TextModel(const std::string& folder, c10::Device device)
+TextModel::TextModel(const std::string& folder, c10::Device device, at::ScalarType compute)
     : folder_(folder), model_type_(folder_model_type(folder)), device_(device) {
+  EMBPRIV_CHECK(compute == at::kFloat || !is_encoder_type(model_type_),
+                folder << " is an encoder (" << model_type_ << "), which computes in float32 only "
+                       << "(bfloat16 compute is for decoders)");
   EMBPRIV_CHECK(std::filesystem::exists(folder + "/tokenizer.json"),
                 folder << " has no tokenizer.json (texts cannot become ids without it)");
   tokenizer_ = load_tokenizer(folder);
   if (is_encoder_type(model_type_)) {
     encoder_ = std::make_unique<HfEncoderModel>(load_hf_encoder(folder, device));
   } else {
-    decoder_ = std::make_unique<HfDecoderModel>(load_hf_checkpoint(folder, device));
+    decoder_ = std::make_unique<HfDecoderModel>(load_hf_checkpoint(folder, device), compute);
   }
 }
 

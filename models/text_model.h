@@ -12,6 +12,7 @@
 // causal, so right padding leaves the real tokens' hidden states as they are without it.
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
+#include <c10/core/ScalarType.h>
 
 #include <cstdint>
 #include <functional>
@@ -60,8 +61,9 @@ bool is_decoder_folder(const std::string& folder);
 class TextModel {
  public:
   // Refuses a folder without config.json or tokenizer.json, an unknown model_type, or a llama2.c
-  // .bin (convert it: embpriv convert llama2c-to-hf), naming the file.
-  TextModel(const std::string& folder, c10::Device device = c10::kCPU);
+  // .bin (convert it: embpriv convert llama2c-to-hf), naming the file. `compute` bfloat16 runs a
+  // decoder in bf16 (models/hf_decoder_model.h); encoders compute in float32 only.
+  TextModel(const std::string& folder, c10::Device device = c10::kCPU, at::ScalarType compute = at::kFloat);
   ~TextModel();
   TextModel(TextModel&&) noexcept;
 

@@ -19,6 +19,7 @@
 #include "models/encoder_training.h"
 #include "models/hf_encoder_config.h"
 #include "models/hf_encoder_init.h"
+#include "models/language_model.h"
 #include "models/text_model.h"
 #include "python/bindings.h"
 #include "python/python_values.h"
@@ -155,27 +156,29 @@ void bind_models(py::module_& m) {
 
   m.def(
       "load_model",
-      [](const std::string& folder, const std::string& device) -> py::object {
+      [](const std::string& folder, const std::string& device, const std::string& compute) -> py::object {
+        const at::ScalarType dtype = compute_dtype_named(compute);
         const c10::Device where = select_device(device);
         // Cast as the class it is (TextModel has no virtual function for pybind11 to look through).
         if (is_decoder_folder(folder)) {
           std::shared_ptr<Decoder> decoder;
           {
             py::gil_scoped_release unlocked;
-            decoder = std::make_shared<Decoder>(folder, where);
+            decoder = std::make_shared<Decoder>(folder, where, dtype);
           }
           return py::cast(decoder);
         }
         std::shared_ptr<Encoder> encoder;
         {
           py::gil_scoped_release unlocked;
-          encoder = std::make_shared<Encoder>(folder, where);
+          encoder = std::make_shared<Encoder>(folder, where, dtype);
         }
         return py::cast(encoder);
       },
-      py::arg("folder"), py::kw_only(), py::arg("device") = "cpu",
+      py::arg("folder"), py::kw_only(), py::arg("device") = "cpu", py::arg("compute") = "float32",
       "An Encoder or Decoder of a Hugging Face folder (config.json, safetensors weights, tokenizer.json) on "
-      "device cpu, cuda, cuda:N or auto");
+      "device cpu, cuda, cuda:N or auto; compute float32, or bfloat16 for a decoder (its products in bf16, "
+      "as transformers with torch_dtype=torch.bfloat16)");
 
   m.def(
       "random_encoder",

@@ -38,9 +38,11 @@ def self_times(run):
     return {e.key: e.self_cpu_time_total / 1e6 for e in prof.key_averages()}
 
 
-def grouped(times):
+def grouped(times, groups=GROUPS):
+    """Self seconds summed per group of op names (`groups`: (name, op names) pairs), the ops of no
+    group as "other", and the total."""
     out, seen = {}, set()
-    for group, names in GROUPS:
+    for group, names in groups:
         out[group] = sum(times.get(n, 0.0) for n in names)
         seen.update(names)
     out["other"] = sum(t for n, t in times.items() if n not in seen)

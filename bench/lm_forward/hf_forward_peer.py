@@ -10,7 +10,9 @@
       PyTorch eager (Debian's python3-torch), the peer of lm_forward_bench.cpp: the
       transformers Llama forward pass (RMSNorm, rotate_half rotary, grouped-query causal
       attention, SwiGLU, tied head), batched as eager code is written, in float32 from the bf16
-      weights, on the ids lm_forward_bench used; best of --repeats after a warm-up. Prints one
+      weights (--compute bfloat16: in bf16, with transformers' casts: RMSNorm and softmax in
+      float32 inside, cos and sin rounded to bf16, logits widened at the end), on the ids
+      lm_forward_bench used; best of --repeats after a warm-up. Prints one
       JSON line with tokens/s, the peak resident memory and the largest difference from
       embpriv's logits.
 """
@@ -49,7 +51,9 @@ def load(folder):
 
 
 def rms_norm(x, weight, eps):
-    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight
+    """LlamaRMSNorm: in float32, rounded to x's dtype before the weight multiplies it."""
+    h = x.float()
+    return weight * (h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
 
 
 def rotary(x, cos, sin):
@@ -64,7 +68,7 @@ def forward(c, w, x):
     inv = 1.0 / (c["rope_theta"] ** (torch.arange(0, hd, 2, dtype=torch.float32) / hd))
     angle = torch.arange(t, dtype=torch.float32)[:, None] * inv
     angle = torch.cat([angle, angle], -1)
-    cos, sin = angle.cos(), angle.sin()
+    cos, sin = angle.cos().to(x.dtype), angle.sin().to(x.dtype)
     causal = torch.ones(t, t, dtype=torch.bool).triu(1)
     for l in range(c["num_hidden_layers"]):
         p = f"model.layers.{l}."
@@ -75,18 +79,21 @@ def forward(c, w, x):
         q, k = rotary(q, cos, sin), rotary(k, cos, sin)
         k, v = k.repeat_interleave(heads // kv_heads, 1), v.repeat_interleave(heads // kv_heads, 1)
         scores = (q @ k.transpose(-2, -1) / hd ** 0.5).masked_fill(causal, float("-inf"))
-        x = x + (torch.softmax(scores, -1) @ v).transpose(1, 2).reshape(b, t, h) @ w[p + "self_attn.o_proj.weight"].T
+        x = x + (torch.softmax(scores, -1, dtype=torch.float32).to(x.dtype) @ v).transpose(1, 2).reshape(b, t, h) @ w[p + "self_attn.o_proj.weight"].T
         xf = rms_norm(x, w[p + "post_attention_layernorm.weight"], eps)
         gate = torch.nn.functional.silu(xf @ w[p + "mlp.gate_proj.weight"].T)
         x = x + (gate * (xf @ w[p + "mlp.up_proj.weight"].T)) @ w[p + "mlp.down_proj.weight"].T
-    return rms_norm(x, w["model.norm.weight"], eps) @ w["model.embed_tokens.weight"].T
+    return (rms_norm(x, w["model.norm.weight"], eps) @ w["model.embed_tokens.weight"].T).float()
 
 
 def time_forward(args):
     torch.set_num_threads(args.threads)
     c, w = load(args.model)
+    if args.compute == "bfloat16":  # transformers' torch_dtype=torch.bfloat16 (exact for a BF16 file)
+        w = {name: t.to(torch.bfloat16) for name, t in w.items()}
     record = time_against_dump(args.name, lambda ids: w["model.embed_tokens.weight"][ids],
                                lambda x: forward(c, w, x), args.dump, args.length, args.repeats, args.threads)
+    record["compute"] = args.compute
     print(json.dumps(record), flush=True)
 
 
@@ -103,6 +110,8 @@ def main():
     t.add_argument("--length", type=int, default=256)
     t.add_argument("--repeats", type=int, default=3)
     t.add_argument("--threads", type=int, default=1)
+    t.add_argument("--compute", choices=("float32", "bfloat16"), default="float32",
+                   help="the dtype of the weights and activations (lm_forward_bench --compute)")
     args = parser.parse_args()
     if args.command == "make":
         make(args.folder, args.seed)

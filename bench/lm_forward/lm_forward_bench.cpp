@@ -6,6 +6,8 @@
 // eager, same weights: lm_forward_peer.py, hf_forward_peer.py) times the same work
 // and checks it computes the same logits. --device cuda runs both sides on the GPU
 // (scripts/device/check.sh); each timed pass ends when its last logit has reached the host.
+// --compute bfloat16 runs a Hugging Face folder in bf16 (models/hf_decoder_model.h); its peer is
+// hf_forward_peer.py time --compute bfloat16.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
@@ -26,13 +28,14 @@ int main(int argc, char** argv) {
   keep_freed_memory();  // as the embpriv binary runs (platform/allocator_settings.h)
   BenchArgs args(argc, argv,
                  "usage: lm_forward_bench [--tokens N] [--length T] [--repeats R] [--threads T] [--model BIN|HF_FOLDER] "
-                 "[--name NAME] [--dump DIR] [--device cpu|cuda]");
+                 "[--name NAME] [--dump DIR] [--device cpu|cuda] [--compute float32|bfloat16]");
   const std::int64_t tokens = args.integer("--tokens", 2048), length = args.integer("--length", 256);
   const int repeats = args.count("--repeats", 3), threads = args.count("--threads", 1);
   std::string model_path = args.text("--model", "");
   if (model_path.empty()) model_path = resolve_data_path("tinyllama/stories260K.bin");
   const std::string name = args.text("--name", "stories260k"), dump = args.text("--dump", "");
   const std::string device_name = args.text("--device", "cpu");
+  const std::string compute = args.text("--compute", "float32");
   args.finish();
   if (device_name != "cpu" && device_name != "cuda") {
     std::cerr << "lm_forward_bench: --device must be cpu or cuda, got '" << device_name << "'\n";
@@ -44,7 +47,7 @@ int main(int argc, char** argv) {
   }
   const c10::Device device = device_name == "cuda" ? c10::Device(c10::kCUDA, 0) : c10::Device(c10::kCPU);
   at::set_num_threads(threads);
-  const std::unique_ptr<LanguageModel> loaded = load_language_model(model_path, device);
+  const std::unique_ptr<LanguageModel> loaded = load_language_model(model_path, device, compute_dtype_named(compute));
   const LanguageModel& model = *loaded;
   const std::int64_t batch = std::max<std::int64_t>(1, tokens / length);
   at::manual_seed(1);
@@ -58,7 +61,8 @@ int main(int argc, char** argv) {
   });
   const double n = static_cast<double>(batch * length);
   std::cout << "{\"name\": \"" << name << "\", \"impl\": \"embpriv\", \"batch\": " << batch << ", \"length\": " << length
-            << ", \"threads\": " << threads << ", \"device\": \"" << device_name << "\", \"seconds\": " << best << ", \"tokens_per_s\": " << n / best
+            << ", \"threads\": " << threads << ", \"device\": \"" << device_name << "\", \"compute\": \"" << compute
+            << "\", \"seconds\": " << best << ", \"tokens_per_s\": " << n / best
             << ", \"peak_rss_mib\": " << peak_rss_mib() << "}" << std::endl;
   if (!dump.empty()) {
     write_tensor(dump, "lm_ids.i64", ids);

@@ -2,7 +2,8 @@
 # Language-model forward pass: embpriv's forward_embeddings against the same computation in
 # PyTorch eager, same ids, one after the other, for each thread count (bench/README.md), on
 # stories260K (llama2.c; lm_forward_peer.py) and on a random ~100M Llama in bf16 as a Hugging
-# Face folder (written once by hf_forward_peer.py make; hf_forward_peer.py time). Arguments go
+# Face folder (written once by hf_forward_peer.py make; hf_forward_peer.py time), computed in
+# float32 and in bf16 (--compute bfloat16, against PyTorch eager in bf16). Arguments go
 # to lm_forward_bench for stories260K (--tokens N --repeats R ...). Settings:
 # bench/common/common.sh, and
 #   OUT (default results/bench_lm_forward.json), DUMP (default: a temporary folder)
@@ -32,6 +33,14 @@ if [[ $HF_TOKENS -gt 0 ]]; then
       --repeats "$repeats" --threads "$t" --dump "$dump"
     record "$PYTHON" "$BENCH/lm_forward/hf_forward_peer.py" time --model "$HF_MODEL" --dump "$dump" --threads "$t" \
       --repeats "$repeats"
+  done
+  # The same model computed in bf16 (--compute bfloat16: oneDNN's bf16 GEMMs), against PyTorch
+  # eager in bf16 with transformers' casts.
+  for t in $THREADS; do
+    record "$BUILD_DIR/lm_forward_bench" --model "$HF_MODEL" --name random_llama_100m_bf16_in_bf16 --tokens "$HF_TOKENS" \
+      --repeats "$repeats" --threads "$t" --dump "$dump" --compute bfloat16
+    record "$PYTHON" "$BENCH/lm_forward/hf_forward_peer.py" time --model "$HF_MODEL" --dump "$dump" --threads "$t" \
+      --repeats "$repeats" --compute bfloat16 --name random_llama_100m_bf16_in_bf16
   done
 fi
 finish_lines

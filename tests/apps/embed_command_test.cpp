@@ -159,6 +159,13 @@ TEST_CASE("embpriv embed on a decoder: stories260K's mean last hidden state, and
   const at::Tensor ids = at::tensor(model.token_ids(lines[0], 0), at::kLong);
   CHECK(at::equal(model.logits(ids), load_language_model(folder)->forward_ids(ids)));
   check_bad_input("'" + folder + "' -i '" + texts + "' -o '" + dir / "p.h5" + "' --pooling pooler", "pools by mean or max");
+  // --compute bfloat16: TextModel::embed's bits in bf16, said in the file.
+  REQUIRE(run_binary("-q embed '" + folder + "' -i '" + texts + "' -o '" + dir / "b.h5" + "' --batch 2 --compute bfloat16").code == 0);
+  const VectorFile in_bf16 = read_vector_file(dir / "b.h5");
+  CHECK(at::equal(in_bf16.vectors, TextModel(folder, c10::kCPU, at::kBFloat16).embed(lines, options).vectors));
+  CHECK(!at::equal(in_bf16.vectors, read_vector_file(dir / "d.h5").vectors));
+  check_bad_input("'" + folder + "' -i '" + texts + "' -o '" + dir / "h.h5" + "' --compute half",
+                  "compute dtype must be float32 or bfloat16, got 'half'");
 }
 
 TEST_CASE("embpriv embed refuses bad input by file or key, exit 2, writing nothing", "[apps][embed]") {
@@ -169,6 +176,7 @@ TEST_CASE("embpriv embed refuses bad input by file or key, exit 2, writing nothi
   check_bad_input("'" + folder + "' -i '" + texts + "' -o '" + out + "' --pooling avg", "pooling must be cls, mean");
   check_bad_input("'" + folder + "' -i '" + texts + "' -o '" + out + "' --layer 7", "layer must be in [-3, 2]");
   check_bad_input("'" + folder + "' -i '" + texts + "' -o '" + out + "' --max-length 65", "max_length must be at most 64");
+  check_bad_input("'" + folder + "' -i '" + texts + "' -o '" + out + "' --compute bfloat16", "computes in float32 only");
   check_bad_input("'" + folder + "' -i '" + texts + "' -o '" + dir / "out.npy" + "'", "--out must be an .h5 file");
   write_file(dir / "bad.json", R"([{"text": "good"}, {"txt": "bad"}])");
   check_bad_input("'" + folder + "' -i '" + dir / "bad.json" + "' -o '" + out + "'", "bad.json: entry 1");

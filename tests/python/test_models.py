@@ -124,6 +124,31 @@ def test_decoder_hidden_states_logits_and_encode():
         model.hidden_states(batch["input_ids"], attention_mask=batch["attention_mask"].flip(1))
 
 
+@pytest.mark.skipif(not STORIES.exists(), reason="build/stories260K-hf is written by the build")
+def test_decoder_in_bfloat16_gives_pytorch_eager_bf16_logits():
+    """compute="bfloat16" computes as transformers with torch_dtype=torch.bfloat16: the logits of
+    PyTorch eager running that math on bf16 weights (bench/lm_forward/hf_forward_peer.py, the
+    bench's peer), bit for bit, since both run the same LibTorch ops; float32 compute still gives
+    the float32 peer's bits, and the two differ by bf16's rounding."""
+    sys.path.insert(0, str(SOURCE_DIR / "bench" / "lm_forward"))
+    import hf_forward_peer as peer
+    config, weights32 = peer.load(str(STORIES))
+    weights16 = {name: t.to(torch.bfloat16) for name, t in weights32.items()}
+    ids = torch.randint(0, 512, (3, 40), generator=torch.Generator().manual_seed(5))
+    ours16 = embpriv.load_model(str(STORIES), compute="bfloat16").logits(ids)
+    ours32 = embpriv.load_model(str(STORIES)).logits(ids)
+    with torch.no_grad():
+        theirs16 = peer.forward(config, weights16, weights16["model.embed_tokens.weight"][ids])
+        theirs32 = peer.forward(config, weights32, weights32["model.embed_tokens.weight"][ids])
+    assert ours16.dtype == torch.float32 and ours16.shape == (3, 40, 512)
+    assert torch.equal(ours16, theirs16)
+    assert torch.equal(ours32, theirs32)
+    apart = float((ours16 - ours32).abs().max())
+    assert 1e-3 < apart < 0.1 * float(ours32.abs().max())
+    with pytest.raises(ValueError, match="compute dtype must be float32 or bfloat16, got 'float16'"):
+        embpriv.load_model(str(STORIES), compute="float16")
+
+
 def test_agrees_with_transformers_where_installed(workdir):
     transformers = pytest.importorskip("transformers")
     folder = bert_folder(workdir)
