@@ -129,9 +129,10 @@ TEST_CASE("bfloat16 compute: float32 in and out, within bf16's rounding of the r
   // on average against a largest logit of 20.8 (1.1% and 0.2%); 3.4% at most on 120 random ids.
   CHECK(error.max().item<double>() < 0.06 * scale);
   CHECK(error.mean().item<double>() < 0.005 * scale);
-  // The same rows in a batch as alone.
+  // A row in a batch as alone: the same bits with this LibTorch's oneDNN; the bound leaves room
+  // for a CPU whose bf16 GEMM kernel tiles a taller product otherwise.
   const at::Tensor two = ids.narrow(0, 0, 2 * (ids.size(0) / 2)).reshape({2, -1});
-  CHECK(at::equal(in_bf16.forward_ids(two)[1], in_bf16.forward_ids(two[1])));
+  CHECK((in_bf16.forward_ids(two)[1] - in_bf16.forward_ids(two[1])).abs().max().item<double>() < 0.06 * scale);
   CHECK_THROWS_WITH(HfDecoderModel(load_hf_checkpoint(folder), at::kHalf),
                     Catch::Matchers::Contains("a decoder computes in float32 or bfloat16, not Half"));
   CHECK_THROWS_WITH(load_language_model(stories260k_checkpoint(), c10::kCPU, at::kBFloat16),
